@@ -24,6 +24,10 @@ import java.util.OptionalInt;
  *       only that many NICs, the first by rail (as {@code nics-per-host} cables them), with the stated speed when the
  *       same figure gives one. NCCL's rings and trees cross the network through the NICs it finds
  *       ({@code src/graph/search.cc}), so 4 NICs carry half of what 8 carry;</li>
+ *   <li>a count of the NICs a Kubernetes pod is given ({@link HeaderNics#podCount}: "one NIC per worker Pod", "each
+ *       pod's claim gives 2 GPUs and 2 RDMA NICs") wins over the node's ("A3 Ultra: 8x 400 Gb/s CX-7 per node"): NCCL
+ *       in the pod sees only the claimed NICs. The first by rail are kept, NIC 0 the one beside GPU 0, where a one-GPU
+ *       pod's rank runs;</li>
  *   <li>a count above the catalog's leaves the catalog's NICs: such a figure may count ports or virtual functions
  *       ({@code 16x 100Gb RoCE RDMA VFs}).</li>
  * </ul>
@@ -50,7 +54,8 @@ final class CatalogNics {
         }
         String interconnect = d.header().text("interconnect");
         Optional<double[]> stated = HeaderNics.countAndGbits(interconnect);
-        OptionalInt count = stated.map(s -> OptionalInt.of((int) s[0]))
+        OptionalInt pod = HeaderNics.podCount(interconnect + "; " + d.header().text("hardware"));
+        OptionalInt count = pod.isPresent() ? pod : stated.map(s -> OptionalInt.of((int) s[0]))
                 .orElseGet(() -> HeaderNics.deviceCount(interconnect + " " + d.header().text("hardware")));
         if (hosts < 2 || count.isEmpty()) {
             return built.topology();
@@ -65,7 +70,7 @@ final class CatalogNics {
         }
         assumptions.add((fewer ? count.getAsInt() + " of the " + nics.size() + " NICs per host" : nics.size()
                 + " NICs per host, as in the catalog,") + (speed ? " at " + Math.round(gbits) + " Gb/s" : "")
-                + " read from the header");
+                + " read from the header" + (fewer && pod.isPresent() ? " (the NICs each pod is given)" : ""));
         try {
             return ClusterEditor.build(built.spec(), new ClusterEdits(null, null, speed ? Bandwidth.ofGbits(gbits)
                     : null, fewer ? count.getAsInt() : null, null, null, null, null));

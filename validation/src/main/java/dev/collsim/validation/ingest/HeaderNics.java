@@ -122,6 +122,20 @@ public record HeaderNics(int count, double gbits, int line, String text, String 
             + "|between (?:nodes|hosts)|ib|infiniband|ndr|hdr|edr|xdr|roce\\w*|rdma|ethernet|\\d*gbe|tcp\\w*|socket"
             + "|efa\\w*|slingshot\\S*|gib|connectx\\S*|cx-?\\d|mlx\\w*|qsfp\\w*)\\b");
 
+    /**
+     * A Kubernetes pod in a clause: "each pod is given", "per Pod", "pod's claim".
+     */
+    private static final Pattern POD = Pattern.compile("(?i)\\bpods?\\b|\\bpod's\\b");
+
+    /**
+     * NICs a pod is given, counted in the clause that names the pod: "one 400 Gb/s CX-7 per Pod", "the one NIC each pod
+     * is given", "2 GPUs and 2 RDMA NICs", "8 RDMA interfaces per pod", "8 IB VFs per pod": a count, up to two words
+     * that are no count word, GPU or "and", then a NIC word (NIC, HCA, CX-n, ConnectX-n, VF, RDMA interface).
+     */
+    private static final Pattern POD_NICS = Pattern.compile("(?i)(?<![\\w.-])(one|two|four|eight|\\d{1,2})\\s+"
+            + "(?:(?!(?:and|gpus?|one|two|four|eight)\\b)[\\w./-]+\\s+){0,2}"
+            + "(?:nic|hca|vf|interface|cx-\\d|connectx-\\d)s?\\b");
+
     private static final Pattern CLAUSE = Pattern.compile("[^;,()]+");
     private static final Pattern SLINGSHOT = Pattern.compile("(?i)slingshot(?:[- ]?(10)\\b)?");
 
@@ -202,6 +216,35 @@ public record HeaderNics(int count, double gbits, int line, String text, String 
             int n = Integer.parseInt(m.group(1));
             if (n >= 1) {
                 return OptionalInt.of(n);
+            }
+        }
+        return OptionalInt.empty();
+    }
+
+    /**
+     * The NICs a Kubernetes pod is given, as the header says in a clause that names the pod ("one NIC per worker Pod",
+     * "the one NIC each pod is given", "each pod's claim gives 2 GPUs and 2 RDMA NICs"): DraNet and the SR-IOV device
+     * plugins move the claimed RDMA devices into the pod's network namespace, and NCCL inside the pod lists only the
+     * verbs devices it sees there (NCCL 2.26.6 {@code src/transport/net_ib.cc ncclIbInit}, {@code ibv_get_device_list};
+     * a net plugin such as gIB opens the same verbs devices), whatever the node holds. With one pod per node these are
+     * the NICs of the run's host.
+     *
+     * @param text header text (null allowed)
+     * @return the first such count (1 or more), empty when no clause naming a pod states one
+     */
+    public static OptionalInt podCount(String text) {
+        Matcher c = CLAUSE.matcher(text == null ? "" : text);
+        while (c.find()) {
+            if (!POD.matcher(c.group()).find()) {
+                continue;
+            }
+            Matcher m = POD_NICS.matcher(c.group());
+            if (m.find()) {
+                String n = m.group(1).toLowerCase(Locale.ROOT);
+                int count = WORDS.containsKey(n) ? WORDS.get(n) : Integer.parseInt(n);
+                if (count >= 1) {
+                    return OptionalInt.of(count);
+                }
             }
         }
         return OptionalInt.empty();

@@ -47,4 +47,22 @@ class CatalogNicsTest {
         assertTrue(g.assumptions().stream().anyMatch(a -> a.contains("NIC speed 200 Gb/s read from the header")),
                 g.assumptions().toString());
     }
+
+    /**
+     * The GKE DraNet pods: NCCL in a pod sees the NICs its claim gives, not the node's 8. A3 Ultra AllGather (header
+     * line 5 "the one NIC each pod is given", line 3 "1 GPU ... and 1 RDMA NIC"): 1 NIC per host; A4 B200 run 2 (line 5
+     * "2 GPUs and 2 RDMA NICs"): 2 NICs per host; the A4 2x8 run (line 5 "8 RDMA interfaces per pod"): the catalog's 8.
+     */
+    @Test
+    void aPodsNicsAreItsHostsNics() throws Exception {
+        Dataset a3 = Corpus.read("A-allgather-2x1xH200-gke-a3ultra-dranet-1gpu-1nic-roce-gib-nccl2.25.txt").get(0);
+        ClusterGuess g = ClusterGuesser.guess(a3).orElseThrow();
+        assertEquals(1, nicsOfHost0(g.topology()));
+        assertTrue(g.assumptions().stream().anyMatch(a -> a.contains("1 of the 8 NICs per host read from the header"
+                + " (the NICs each pod is given)")), g.assumptions().toString());
+        Dataset a4 = Corpus.read("A-allgather-1x2-2x1xB200-gke-a4-nvidia-dra-dranet-gib-nccl2.26.txt").get(1);
+        assertEquals(2, nicsOfHost0(ClusterGuesser.guess(a4).orElseThrow().topology()));
+        Dataset full = Corpus.read("A-allgather-2x8xB200-gcp-a4-gke-gib-cluster-toolkit.txt").get(0);
+        assertEquals(8, nicsOfHost0(ClusterGuesser.guess(full).orElseThrow().topology()));
+    }
 }

@@ -136,4 +136,29 @@ class HeaderNicsTest {
         assertEquals(200.0, HeaderNics.gbits("4x 200 Gbps data NICs per VM; 'maximum network bandwidth' 1000 Gbps per"
                 + " VM").getAsDouble(), 1e-9);
     }
+
+    /**
+     * NICs a pod is given, from the GKE DraNet files' header lines (values by reading them): the H200 AllReduce file's
+     * line 5 "one 400 Gb/s CX-7 per Pod"; the A3 Ultra AllGather file's line 5 "through the one NIC each pod is given"
+     * (its node figure "8x 400 Gb/s CX-7 per node" is not the pod's); the A4 B200 file's line 5 "each pod's claim
+     * '2-gpu-nic-aligned' gives 2 GPUs and 2 RDMA NICs" (the page's {@code ip a} in the pod lists gpu0rdma0 and
+     * gpu1rdma0, google/dranet site/content/docs/user/nvidia-dranet.md); the A4 2x8 file's "8 RDMA interfaces per pod".
+     */
+    @Test
+    void nicsAPodIsGiven() {
+        assertEquals(OptionalInt.of(1), HeaderNics.podCount("GPUDirect RDMA over RoCE, one 400 Gb/s CX-7 per Pod"
+                + " (DRANET claim selects the NIC named gpu2rdma0, renamed dranet0 in the Pod), Google gIB NCCL plugin"));
+        assertEquals(OptionalInt.of(1), HeaderNics.podCount("GPUDirect RDMA over RoCE (Google gIB NCCL plugin) through"
+                + " the one NIC each pod is given: run 1 the claim selects ifName gpu2rdma0 with GPU 0000:90:00 on both"
+                + " nodes; NIC speed not printed (A3 Ultra: 8x 400 Gb/s CX-7 per node)"));
+        assertEquals(OptionalInt.of(2), HeaderNics.podCount("run 2: GPUDirect RDMA over RoCE between the two nodes"
+                + " (Google gIB NCCL plugin; each pod's claim '2-gpu-nic-aligned' gives 2 GPUs and 2 RDMA NICs on the"
+                + " same PCIe root, resource.kubernetes.io/pcieRoot), 8 RDMA subnets per node"));
+        assertEquals(OptionalInt.of(8), HeaderNics.podCount("GPUDirect RDMA over RoCE between nodes, 8 RDMA interfaces"
+                + " per pod (eth2..eth9 on networks rdma-0..rdma-7)"));
+        // no pod named, or a pod with no NIC count: nothing
+        assertTrue(HeaderNics.podCount("8x 400 Gb/s CX-7 per node").isEmpty());
+        assertTrue(HeaderNics.podCount("Azure Standard_NC96ads_A100_v4 (AKS pod): 4x A100 80GB PCIe").isEmpty());
+        assertTrue(HeaderNics.podCount(null).isEmpty());
+    }
 }

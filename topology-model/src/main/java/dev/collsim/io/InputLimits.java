@@ -132,12 +132,40 @@ public final class InputLimits {
             }
             String code = utf16le || utf16be ? "UTF-16" : "UTF-8";
             throw new InputException(new InputProblem(name, line, at - lineStart + 1, "", String.format(Locale.ROOT,
-                    "not %s text: byte 0x%02X at byte offset %d cannot start or continue a %s character;"
+                    "not %s text: byte 0x%02X at byte offset %d cannot start or continue a %s character%s;"
                             + " allowed: a text file (UTF-8 or ASCII, or UTF-16 after its byte order mark), e.g."
                             + " nccl-tests output, YAML, NCCL XML, nvidia-smi topo -m", code, bytes[at] & 0xFF, at,
-                    code)));
+                    code, compressed(bytes))));
         }
         return out.flip().toString();
+    }
+
+    /**
+     * A compressed file, by its first bytes: gzip's 1F 8B (RFC 1952 section 2.3.1, ID1 ID2), zip's 50 4B 03 04
+     * (PKWARE APPNOTE.TXT 6.3.10 section 4.3.7, the local file header signature) and Zstandard's 28 B5 2F FD (RFC 8878
+     * section 3.1.1, the magic number 0xFD2FB528 little-endian): a log saved as {@code .gz} is a common mistake.
+     *
+     * @return {@code " (the file is gzip-compressed: decompress it first, e.g. gunzip -k FILE)"} and the like, or
+     *         {@code ""} for any other bytes
+     */
+    private static String compressed(byte[] bytes) {
+        String kind = starts(bytes, 0x1F, 0x8B) ? "gzip" : starts(bytes, 0x50, 0x4B, 0x03, 0x04) ? "zip"
+                : starts(bytes, 0x28, 0xB5, 0x2F, 0xFD) ? "zstd" : "";
+        String tool = "gzip".equals(kind) ? "gunzip -k" : "zip".equals(kind) ? "unzip" : "unzstd";
+        return kind.isEmpty() ? "" : " (the file is " + kind + "-compressed: decompress it first, e.g. " + tool
+                + " FILE)";
+    }
+
+    private static boolean starts(byte[] bytes, int... magic) {
+        if (bytes.length < magic.length) {
+            return false;
+        }
+        for (int i = 0; i < magic.length; i++) {
+            if ((bytes[i] & 0xFF) != magic[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

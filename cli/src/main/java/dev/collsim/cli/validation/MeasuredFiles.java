@@ -261,14 +261,19 @@ final class MeasuredFiles {
      *
      * @param word a word of the command line
      * @return the file and line, or empty when the word is no {@code FILE:LINE}
-     * @throws UserError (exit 3) when the part before the colon is a folder (a line chooses a table of one file)
+     * @throws UserError (exit 3) when the part before the colon is a folder (a line chooses a table of one file), or
+     *                   names a file but what follows its colon is not a line number ({@code FILE:abc},
+     *                   {@code FILE:19:3})
      */
     static Optional<Source> tableAt(Path word) {
         String w = word.toString();
         int colon = w.lastIndexOf(':');
         String digits = w.substring(colon + 1);
-        if (colon < 1 || digits.isEmpty() || !digits.chars().allMatch(c -> c >= '0' && c <= '9')
-                || Files.exists(word)) {
+        if (colon < 1 || Files.exists(word)) {
+            return Optional.empty();
+        }
+        if (digits.isEmpty() || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            notALine(word);
             return Optional.empty();
         }
         Path file = word.getFileSystem().getPath(w.substring(0, colon));
@@ -277,11 +282,28 @@ final class MeasuredFiles {
                     + " one file) or a folder (every table of its files)", ExitCodes.INPUT);
         }
         if (!Files.exists(file)) {
+            notALine(word);
             return Optional.empty();
         }
         // a line beyond int's range starts no table: it is refused, with the lines that do, as any other
         return Optional.of(new Source(file, OptionalInt.of(digits.length() > 9 ? Integer.MAX_VALUE
                 : Integer.parseInt(digits))));
+    }
+
+    /**
+     * @param word a word of the command line that names no file, with a colon after its first character
+     * @throws UserError (exit 3) when a part of it before a colon names a file: the rest was meant as its line
+     */
+    private static void notALine(Path word) {
+        String w = word.toString();
+        for (int c = w.indexOf(':', 1); c > 0; c = w.indexOf(':', c + 1)) {
+            Path file = word.getFileSystem().getPath(w.substring(0, c));
+            if (Files.isRegularFile(file)) {
+                throw new UserError(word + ": no such file, and after " + file + " comes '" + w.substring(c)
+                        + "', which is not a line number; allowed: FILE or FILE:LINE (LINE: the line a table starts"
+                        + " at, as compare and accuracy print FILE:LINE)", ExitCodes.INPUT);
+            }
+        }
     }
 
     /** The file names a folder's measurements have, in words. */

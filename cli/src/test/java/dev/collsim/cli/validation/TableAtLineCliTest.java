@@ -101,4 +101,18 @@ class TableAtLineCliTest {
         assertEquals(3, missing.code(), missing.err());
         assertTrue(missing.err().contains(DATA.resolve("no-such-run.txt") + ":5: no such file"), missing.err());
     }
+
+    /** A word that is a file and a colon but no line number (a typo, a column pasted too) names the file it found. */
+    @Test
+    void aColonAfterAFileWithoutALineNumberIsRefusedSayingSo() {
+        Path file = DATA.resolve(RUNS);
+        CliRun letters = run("diagnose", file + ":abc");
+        assertEquals(3, letters.code(), letters.err());
+        assertTrue(letters.err().contains("collsim: " + file + ":abc: no such file, and after " + file + " comes"
+                + " ':abc', which is not a line number; allowed: FILE or FILE:LINE"), letters.err());
+        CliRun column = run("compare", "-m", file + ":122:3", "--calibration", "none");
+        assertEquals(3, column.code(), column.err());
+        assertTrue(column.err().contains("after " + file + " comes ':122:3', which is not a line number"),
+                column.err());
+    }
 }

@@ -1,5 +1,6 @@
 package dev.collsim.nccl.env;
 
+import dev.collsim.io.NearestName;
 import dev.collsim.nccl.Collective;
 import java.util.Arrays;
 import java.util.List;
@@ -128,7 +129,8 @@ public final class AlgoProtoFilter<E extends Enum<E>> {
                 e = parser.apply(n);
             } catch (IllegalArgumentException ex) {
                 throw new IllegalArgumentException(syntax + "unknown name '" + n + "'; allowed: " + allowed
-                        + " (comma separated, a leading ^ excludes, optional func: prefix)", ex);
+                        + " (comma separated, a leading ^ excludes, optional func: prefix)"
+                        + NearestName.hint(n, List.of(allowed.split(", "))), ex);
             }
             row[e.ordinal()] = exclude ? State.OFF : State.ON;
         }

@@ -38,6 +38,20 @@ class NcclSettingsTest {
         assertEquals(AlgoProtoFilter.State.OFF, s.algo().state(Collective.ALL_REDUCE, Algorithm.NVLS));
     }
 
+    /**
+     * A misspelt algorithm or protocol gets NearestName's suggestion: 'Rng' is 1 edit from 'Ring' (3 <= 4) and
+     * 'Simpel' 2 from 'Simple' (6 <= 6); 'Rnig' is 2 from 'Ring' (6 > 4), too far, so it gets none.
+     */
+    @Test
+    void aMisspeltNameSuggestsTheNearest() {
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> NcclSettings.parse(Map.of("NCCL_ALGO",
+                "Rng"))).getMessage().endsWith("optional func: prefix); did you mean 'Ring'?"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> NcclSettings.parse(Map.of("NCCL_PROTO",
+                "^Simpel"))).getMessage().endsWith("; did you mean 'Simple'?"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> NcclSettings.parse(Map.of("NCCL_ALGO",
+                "Rnig"))).getMessage().endsWith("optional func: prefix)"));
+    }
+
     @Test
     void exclusionLeavesOthersAtDefaultAndFunctionPartsOverride() {
         NcclSettings s = NcclSettings.parse(Map.of("NCCL_ALGO", "^nvls;allgather:ring,pat"));

@@ -250,7 +250,9 @@ final class DatasetAssembler {
                     + " rows), or the footer with a *_perf command or 'Collective test starting' line and"
                     + " '#  Rank' lines");
         }
-        String nccl = NCCL_LINE.matcher(text).find() ? " (the file holds NCCL_DEBUG=INFO lines, which say how NCCL set"
+        String nccl = text.isBlank() ? (text.isEmpty() ? " (the file is empty: 0 bytes" : " (the file holds only"
+                + " blank lines") + "; did the run print to another file, e.g. stderr or another rank's log?)"
+                : NCCL_LINE.matcher(text).find() ? " (the file holds NCCL_DEBUG=INFO lines, which say how NCCL set"
                 + " up, not how long a call took: add the nccl-tests output the run printed with them)" : "";
         return new InputProblem(file, 0, 0, "", "no nccl-tests table, reduced table, summary or 'Avg bus bandwidth'"
                 + " line found" + nccl + "; expected nccl-tests output (a '#  size  count  type ...' header followed"

@@ -32,4 +32,19 @@ class NothingReadTest {
                 + " nccl-tests output (a '#  size  count  type ...' header followed by rows)",
                 e.problems().get(0).toString());
     }
+
+    /** An empty file (a job whose output went elsewhere) and one of blank lines say what they are. */
+    @Test
+    void anEmptyFileSaysItIsEmpty() {
+        InputException e = assertThrows(InputException.class, () -> MeasurementReader.read("run.out", ""));
+        assertEquals("run.out: no nccl-tests table, reduced table, summary or 'Avg bus bandwidth' line found (the"
+                + " file is empty: 0 bytes; did the run print to another file, e.g. stderr or another rank's log?);"
+                + " expected nccl-tests output (a '#  size  count  type ...' header followed by rows)",
+                e.problems().get(0).toString());
+        InputException blank = assertThrows(InputException.class, () -> MeasurementReader.read("b.txt", "\n \n"));
+        assertEquals("b.txt: no nccl-tests table, reduced table, summary or 'Avg bus bandwidth' line found (the"
+                + " file holds only blank lines; did the run print to another file, e.g. stderr or another rank's"
+                + " log?); expected nccl-tests output (a '#  size  count  type ...' header followed by rows)",
+                blank.problems().get(0).toString());
+    }
 }

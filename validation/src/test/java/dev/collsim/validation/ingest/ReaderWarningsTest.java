@@ -133,6 +133,21 @@ class ReaderWarningsTest {
     }
 
     /**
+     * A log saved compressed is named as such: gzip's header is 1F 8B then the method byte 08 (deflate), RFC 1952
+     * section 2.3.1; 0x8B at byte offset 1 is a UTF-8 continuation byte with no lead byte, so line 1, column 2.
+     */
+    @Test
+    void aGzipFileSaysToDecompressIt(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("run.log.gz");
+        Files.write(f, new byte[] {0x1F, (byte) 0x8B, 0x08, 0x00});
+        InputException e = assertThrows(InputException.class, () -> MeasurementReader.read(f));
+        assertEquals(f + ":1:2: not UTF-8 text: byte 0x8B at byte offset 1 cannot start or continue a UTF-8"
+                + " character (the file is gzip-compressed: decompress it first, e.g. gunzip -k FILE); allowed: a"
+                + " text file (UTF-8 or ASCII, or UTF-16 after its byte order mark), e.g. nccl-tests output, YAML,"
+                + " NCCL XML, nvidia-smi topo -m", e.problems().get(0).toString());
+    }
+
+    /**
      * A log saved by Windows tools: UTF-8 with a byte order mark (EF BB BF, Notepad's "UTF-8 with BOM") or UTF-16LE
      * with one (FF FE, PowerShell 5.1's {@code >}), CRLF line ends. Read as the plain file is: the first line
      * "# nccl-tests version 2.19.6 nccl-headers=22803 nccl-library=22803" still gives NCCL 2.28.3 (22803 =

@@ -46,6 +46,14 @@ public enum PathType {
         return ordinal() <= other.ordinal();
     }
 
+    /**
+     * @return true for a path through a CPU's PCIe host bridge, PHB or SYS: where NCCL's P2P (SHM past the P2P level)
+     *         and GPU Direct RDMA (host-memory buffers past the GDR level) rules look beyond the PCIe switches
+     */
+    public boolean throughCpu() {
+        return this == PHB || this == SYS;
+    }
+
     /** @return the farther of two types */
     public PathType max(PathType other) {
         return ordinal() >= other.ordinal() ? this : other;

@@ -66,6 +66,6 @@ final class RingShmDirections {
     }
 
     private static boolean shm(PathType t, PathType level) {
-        return (t == PathType.PHB || t == PathType.SYS) && t.ordinal() > level.ordinal();
+        return t.throughCpu() && !t.atMost(level);
     }
 }

@@ -160,8 +160,7 @@ public final class ShmHostReads {
      */
     static boolean hostMemoryBuffers(PathType inter, NcclSettings s) {
         PathType level = PathFinder.Options.of(s).gdrLevelOrDefault();
-        return inter != null && inter.ordinal() >= PathType.PHB.ordinal() && inter.ordinal() <= PathType.SYS.ordinal()
-                && inter.ordinal() > level.ordinal();
+        return inter != null && inter.throughCpu() && !inter.atMost(level);
     }
 
     /**

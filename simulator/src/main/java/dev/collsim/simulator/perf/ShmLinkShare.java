@@ -190,8 +190,7 @@ public final class ShmLinkShare {
         if (ring == null || !ring.present()) {
             return false;
         }
-        PathType t = ring.typeIntra();
-        return t == PathType.PHB || t == PathType.SYS;
+        return ring.typeIntra().throughCpu();
     }
 
     /**

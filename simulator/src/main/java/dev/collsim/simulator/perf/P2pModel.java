@@ -59,13 +59,13 @@ import java.util.List;
  * place at 8 GiB: 7.8 % slower on 2x H200 {@code -g 2} (12697.1 / 11781.0 us, {@code data/device/h200x2-2026-11-29/
  * collsim-alltoall.txt}), 8.5 % on 4 GB200 {@code -g 4} (10470 / 9654.2 us, OCI file line 56), but 0.1 % on 8 and 64
  * GB200 ranks of one process each (lines 64 and 74): no one cost of the copy explains both, so none is charged.
- * What sets the two groups apart is the transport, not the copy's share (1/2 of a rank's bytes on 2 ranks, 1/4 on 4,
- * yet 7.8 and 8.5 %): the {@code -g} runs are one process, where NCCL 2.27.3 connects the GPUs by P2P/direct pointer
- * ({@code src/transport/p2p.cc}, same pid), the others P2P/CUMEM or MNNVL; and the copy takes no peer's warps (4 GB200
- * ranks, 32 p2p channels and 32 per peer: every channel holds the 3 peers' works and the copy's, 5 warps each, the
- * peers' 2 receive and 3 send warps as in place, {@code src/device/sendrecv.h} nWarpPerWork). A lead to measure
- * ({@code -g 2} against two processes on one host), not modelled. nccl-tests does not check an in-place AlltoAll
- * (N/A in the file's #wrong column, lines 55-56).
+ * Not the transport: the same 2 H200 as two processes ({@code data/device/h200x2-2proc-2026-11-29/run3/b-2proc-
+ * alltoall.rank0.txt}) are 6.9 % slower out of place at 1 GiB (1624.56 / 1520.10 us), as under {@code -g 2} (6.7 %).
+ * The copy takes no peer's warps (4 GB200 ranks: every one of the 32 channels holds the 3 peers' works and the copy's,
+ * 5 warps each, the peers' 2 receive and 3 send warps as in place, {@code src/device/sendrecv.h} nWarpPerWork). The
+ * copy's warps at a rate of their own (1.27 GB/s a warp on 4 GB200, 1.15-1.18 on 2 H200) would make the 8 GB200 ranks
+ * (2 copy warps on each of 32 channels) 16-24 % slower out of place; one byte budget per channel for sends, receives
+ * and copy (44 GB/s on both GB200 runs) would make 2 H200 50 % slower. In-place AlltoAll is unchecked (N/A, l. 55-56).
  */
 public final class P2pModel {
 

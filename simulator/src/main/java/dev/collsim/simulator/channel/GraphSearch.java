@@ -82,8 +82,7 @@ final class GraphSearch {
     private final boolean sameChannelsOnSysInter;
     /** NCCL's split-NVLink rule: a ring on 2 NVLink domains takes at least 2 channels (NCCL 2.26.2 on). */
     private final boolean splitNvLink;
-    /** NCCL 2.8-2.9's split tree in place of the balanced tree below sm80 ({@link TreePattern#splitTree}). */
-    private final boolean splitTree;
+    private final boolean splitTree; // NCCL 2.8-2.9's split tree below sm80 (TreePattern.splitTree)
     private GraphSolution found;
 
     GraphSearch(HostModel h, boolean multiNode, double[] speeds, NcclSettings settings, NcclVersion version) {

@@ -56,6 +56,8 @@ final class TreePattern {
      * @param h         the node searched
      * @param multiNode whether the tree crosses nodes (one node never builds a balanced tree's network split)
      * @param s         the tree solution the search kept (per channel its GPU order and {entry, exit} NIC)
+     * @param splitTree whether the release asks for a split tree ({@link #splitTree}): then, between nodes,
+     *                  {@link GraphPattern#SPLIT_TREE}
      * @return {@link GraphPattern#TREE} where NCCL's search ends with a plain tree, else
      *         {@link GraphPattern#BALANCED_TREE}
      */

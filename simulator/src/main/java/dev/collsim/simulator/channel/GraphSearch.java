@@ -82,6 +82,7 @@ final class GraphSearch {
     private final boolean sameChannelsOnSysInter;
     /** NCCL's split-NVLink rule: a ring on 2 NVLink domains takes at least 2 channels (NCCL 2.26.2 on). */
     private final boolean splitNvLink;
+    private final boolean splitTree; // NCCL 2.8-2.9's split tree below sm80 (TreePattern.splitTree)
     private GraphSolution found;
 
     GraphSearch(HostModel h, boolean multiNode, double[] speeds, NcclSettings settings, NcclVersion version) {
@@ -99,6 +100,7 @@ final class GraphSearch {
         this.sameChannelsOnSys = !multiNode && amd;
         this.sameChannelsOnSysInter = multiNode && amd;
         this.splitNvLink = version.minor() >= NcclVersion.V2_27_3.minor() && h.splitNvLink();
+        this.splitTree = TreePattern.splitTree(version, h.minSm);
     }
 
     /** Ring or tree graph with min..max channels. */
@@ -138,7 +140,8 @@ final class GraphSearch {
         }
         best = dup(best, maxCh);
         found = pass2(pattern, best, multiNode ? best.typeInter() : PathType.SYS);
-        return found.summary(pattern == GraphPattern.BALANCED_TREE ? TreePattern.of(h, multiNode, found) : pattern);
+        return found.summary(pattern == GraphPattern.BALANCED_TREE ? TreePattern.of(h, multiNode, found, splitTree)
+                : pattern);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.collsim.simulator.channel;
 
 import dev.collsim.simulator.tuning.GraphPattern;
+import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.PathType;
 
 /**
@@ -30,7 +31,18 @@ import dev.collsim.topology.PathType;
  * collsim's tree search ({@link GraphSearch}) fills tree channels as plain trees at every level (the balanced
  * tree's half-bandwidth split is not modelled), so the level it settles on is the one where NCCL's plain tree is
  * found; there NCCL would have kept a balanced tree only if every channel's NIC has a second GPU within that
- * typeInter. Stateless.
+ * typeInter.
+ *
+ * <p>NCCL 2.8-2.9 ask for a split tree (pattern 2) in place of the balanced one on GPUs below sm80 ("SPLIT_TREE works
+ * better on older archs", {@code if (ccMin < 80 && graph->pattern == NCCL_TOPO_PATTERN_BALANCED_TREE)}, v2.8.4-1 and
+ * v2.9.9-1 {@code src/graph/search.cc} lines 679-682 and 738-741; v2.10.3-1 keeps the comment and drops the rule,
+ * line 740): the channel enters a node at GPU a and leaves it for the network at the chain's second GPU b ({@code
+ * ncclTopoSearchParams}: {@code backToNet = 1}, line 489), the tree's parent link on a and both child links on b
+ * ({@code ncclTopoPreset}, v2.8.4-1 {@code src/graph/connect.cc} lines 43-45). Where both GPUs reach the NIC at the
+ * same path type, as the search's fill assumes, it finds the same channels and speeds; the pattern is then split
+ * ({@link #splitTree}), else the search's "simpler tree" (pattern 3) would follow. NCCL 2.8's tuning reads no
+ * pattern, and collsim's time does not model the chain's added NVLink hop per tree level (docs/nccl-releases.md,
+ * h28net round). Stateless.
  */
 final class TreePattern {
 
@@ -44,12 +56,17 @@ final class TreePattern {
      * @param h         the node searched
      * @param multiNode whether the tree crosses nodes (one node never builds a balanced tree's network split)
      * @param s         the tree solution the search kept (per channel its GPU order and {entry, exit} NIC)
+     * @param splitTree whether the release asks for a split tree ({@link #splitTree}): then, between nodes,
+     *                  {@link GraphPattern#SPLIT_TREE}
      * @return {@link GraphPattern#TREE} where NCCL's search ends with a plain tree, else
      *         {@link GraphPattern#BALANCED_TREE}
      */
-    static GraphPattern of(HostModel h, boolean multiNode, GraphSolution s) {
+    static GraphPattern of(HostModel h, boolean multiNode, GraphSolution s, boolean splitTree) {
         if (h.gpus.size() == 1) {
             return GraphPattern.TREE;
+        }
+        if (splitTree && multiNode && !s.nets().isEmpty()) {
+            return GraphPattern.SPLIT_TREE;
         }
         if (!multiNode || h.minSm < SIMPLER_TREE_SM || s.nets().isEmpty()) {
             return GraphPattern.BALANCED_TREE;
@@ -61,6 +78,19 @@ final class TreePattern {
         }
         return GraphPattern.BALANCED_TREE;
     }
+
+    /**
+     * @param version the release entry searched for
+     * @param minSm   the node's lowest compute capability x 10
+     * @return true where NCCL asks for a split tree in place of a balanced one: the 2.8.4 entry (NCCL 2.8-2.9; the
+     *         2.4-2.7 runs it approximates too) below sm80 (class comment)
+     */
+    static boolean splitTree(NcclVersion version, int minSm) {
+        return version.minor() < NcclVersion.V2_10_3.minor() && minSm < SPLIT_TREE_BELOW_SM;
+    }
+
+    /** Compute capability x 10 from which NCCL 2.8-2.9 keep the balanced tree ({@code ccMin < 80}). */
+    static final int SPLIT_TREE_BELOW_SM = 80;
 
     /** @return whether a GPU other than {@code first} reaches NIC {@code nic} over a path no worse than typeInter */
     private static boolean hasSecondGpu(HostModel h, int first, int nic, PathType typeInter) {

@@ -7,6 +7,7 @@ import dev.collsim.simulator.TestClusters;
 import dev.collsim.simulator.tuning.GraphPattern;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.io.ClusterLoader;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -84,5 +85,24 @@ class TreePatternTest {
     @Test
     void oneNodeKeepsTheBalancedTree() {
         assertEquals(GraphPattern.BALANCED_TREE, treePattern(TestClusters.dgxH100(1, null)));
+    }
+
+    /**
+     * NCCL 2.8-2.9 ask for a split tree below sm80 (v2.8.4-1 {@code src/graph/search.cc} line 682: {@code ccMin < 80}
+     * turns pattern 1 into 2) and 2.10.3 no longer does (v2.10.3-1 line 740 keeps only the comment). ABCI Compute Node
+     * (V), 4 V100 (sm70) and 2 EDR NICs a node, 2 nodes: split under the 2.8.4 entry, balanced under 2.18.5 (sm70 is
+     * below the sm90 "simpler tree"). 2 ABCI Compute Nodes (A), 8 A100 (sm80): balanced under 2.8.4 ({@code ccMin} 80
+     * is not below 80).
+     */
+    @Test
+    void splitTreeBelowSm80OnlyInNccl28To29() {
+        Topology v = ClusterLoader.load("abci-node-vx2");
+        assertEquals(GraphPattern.SPLIT_TREE, ChannelSearch.search(v, v.gpus(), NcclSettings.DEFAULTS,
+                NcclVersion.V2_8_4).graphs().tree().pattern());
+        assertEquals(GraphPattern.BALANCED_TREE, ChannelSearch.search(v, v.gpus(), NcclSettings.DEFAULTS,
+                NcclVersion.V2_18_5).graphs().tree().pattern());
+        Topology a = ClusterLoader.load("abci-node-ax2");
+        assertEquals(GraphPattern.BALANCED_TREE, ChannelSearch.search(a, a.gpus(), NcclSettings.DEFAULTS,
+                NcclVersion.V2_8_4).graphs().tree().pattern());
     }
 }

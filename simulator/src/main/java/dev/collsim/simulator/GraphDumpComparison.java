@@ -3,7 +3,7 @@ package dev.collsim.simulator;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.channel.ChannelSearch;
-import dev.collsim.simulator.tuning.GraphPattern;
+import dev.collsim.topology.GraphPattern;
 import dev.collsim.simulator.tuning.GraphSet;
 import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.simulator.tuning.NcclVersion;

@@ -3,7 +3,7 @@ package dev.collsim.simulator.channel;
 import dev.collsim.nccl.NcclDevice;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.tuning.CpuKind;
-import dev.collsim.simulator.tuning.GraphPattern;
+import dev.collsim.topology.GraphPattern;
 import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.PathType;

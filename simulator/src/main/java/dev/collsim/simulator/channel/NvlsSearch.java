@@ -1,7 +1,7 @@
 package dev.collsim.simulator.channel;
 
 import dev.collsim.nccl.NcclDevice;
-import dev.collsim.simulator.tuning.GraphPattern;
+import dev.collsim.topology.GraphPattern;
 import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.topology.PathType;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.collsim.simulator.channel;
 
-import dev.collsim.simulator.tuning.GraphPattern;
+import dev.collsim.topology.GraphPattern;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.PathType;
 

@@ -1,5 +1,6 @@
 package dev.collsim.simulator.tuning;
 
+import dev.collsim.topology.GraphPattern;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.nccl.env.NcclSettings;
-import dev.collsim.simulator.tuning.GraphPattern;
+import dev.collsim.topology.GraphPattern;
 import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.PathType;

@@ -10,7 +10,7 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.tuning.CostTable;
 import dev.collsim.simulator.tuning.CpuKind;
-import dev.collsim.simulator.tuning.GraphPattern;
+import dev.collsim.topology.GraphPattern;
 import dev.collsim.simulator.tuning.GraphSet;
 import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.simulator.tuning.NcclTuningModel;

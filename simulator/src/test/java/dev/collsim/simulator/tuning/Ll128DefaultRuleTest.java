@@ -1,5 +1,6 @@
 package dev.collsim.simulator.tuning;
 
+import dev.collsim.topology.GraphPattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,6 @@
 package dev.collsim.simulator.tuning;
 
+import dev.collsim.topology.GraphPattern;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.topology.PathType;
 import java.util.Map;

@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.collsim.io.InputException;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.io.xml.NcclGraphDump.Graph;
-import dev.collsim.topology.io.xml.NcclGraphDump.Pattern;
+import dev.collsim.topology.GraphPattern;
 import dev.collsim.topology.io.xml.NcclGraphDump.Step;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -31,7 +31,7 @@ class NcclGraphXmlReaderTest {
         assertEquals(3, dump.graphs().size());
         Graph ring = dump.graphs().get(0);
         assertEquals(0, ring.id());
-        assertEquals(Pattern.RING, ring.pattern());
+        assertEquals(GraphPattern.RING, ring.pattern());
         assertEquals(2, ring.nChannels());
         assertEquals(12.0, ring.bwIntra());
         assertEquals(12.0, ring.bwInter());
@@ -42,13 +42,13 @@ class NcclGraphXmlReaderTest {
         assertEquals(List.of(0, 1, 2, 3), ring.channels().get(0).gpuOrder());
         assertEquals(List.of(0, 3, 2, 1), ring.channels().get(1).gpuOrder());
         Graph tree = dump.graphs().get(1);
-        assertEquals(Pattern.BALANCED_TREE, tree.pattern());
+        assertEquals(GraphPattern.BALANCED_TREE, tree.pattern());
         assertEquals(4, tree.nChannels());
         assertEquals(List.of(1, 0, 3, 2), tree.channels().get(1).gpuOrder());
         assertEquals(List.of(2, 3, 0, 1), tree.channels().get(3).gpuOrder());
         Graph chain = dump.graphs().get(2);
         assertEquals(2, chain.id());
-        assertEquals(Pattern.TREE, chain.pattern());
+        assertEquals(GraphPattern.TREE, chain.pattern());
         assertEquals(List.of(3, 2, 1, 0), chain.channels().get(2).gpuOrder());
         assertTrue(reader.accepts(text("C-graph-azure-ncv4-4xA100pcie.xml")));
     }

@@ -1,5 +1,6 @@
 package dev.collsim.topology.io.xml;
 
+import dev.collsim.topology.GraphPattern;
 import dev.collsim.topology.PathType;
 import java.util.List;
 import java.util.Objects;
@@ -20,45 +21,6 @@ public record NcclGraphDump(int version, List<Graph> graphs) {
     }
 
     /**
-     * NCCL's graph patterns (NCCL 2.30 {@code src/include/graph.h} {@code NCCL_TOPO_PATTERN_*}).
-     */
-    public enum Pattern {
-        /** 1: tree, split NIC traffic over two GPUs (inter-node). */
-        BALANCED_TREE(1),
-        /** 2: tree, send and receive on different GPUs. */
-        SPLIT_TREE(2),
-        /** 3: simple tree. */
-        TREE(3),
-        /** 4: ring. */
-        RING(4),
-        /** 5: NVLS (NVLink SHARP). */
-        NVLS(5),
-        /** 6: CollNet direct. */
-        COLLNET_DIRECT(6);
-
-        private final int code;
-
-        Pattern(int code) {
-            this.code = code;
-        }
-
-        /** @return NCCL's number for the pattern */
-        public int code() {
-            return code;
-        }
-
-        /** @return the pattern with NCCL's number, or null when none has it */
-        public static Pattern of(int code) {
-            for (Pattern p : values()) {
-                if (p.code == code) {
-                    return p;
-                }
-            }
-            return null;
-        }
-    }
-
-    /**
      * One computed graph (NCCL's {@code ncclTopoGraph}).
      *
      * @param id           graph id: 0 ring, 1 tree, 2 collnetChain, 3 nvls, 4 collnetDirect (NCCL 2.30 init.cc)
@@ -73,7 +35,7 @@ public record NcclGraphDump(int version, List<Graph> graphs) {
      * @param sameChannels {@code samechannels}: 1 when every channel uses the same GPU order
      * @param channels     the channels, in file order
      */
-    public record Graph(int id, Pattern pattern, int crossNic, int nChannels, double bwIntra, double bwInter,
+    public record Graph(int id, GraphPattern pattern, int crossNic, int nChannels, double bwIntra, double bwInter,
             double latencyInter, PathType typeIntra, PathType typeInter, int sameChannels, List<Channel> channels) {
 
         /** Copies the list and checks for nulls. */

@@ -6,7 +6,7 @@ import dev.collsim.io.InputException;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.io.xml.NcclGraphDump.Channel;
 import dev.collsim.topology.io.xml.NcclGraphDump.Graph;
-import dev.collsim.topology.io.xml.NcclGraphDump.Pattern;
+import dev.collsim.topology.GraphPattern;
 import dev.collsim.topology.io.xml.NcclGraphDump.Step;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -99,8 +99,8 @@ public final class NcclGraphXmlReader {
                 || typeInter == null) {
             return null;
         }
-        return new Graph(id, Pattern.of(patternCode), crossNic, nChannels, bwIntra, bwInter, latencyInter, typeIntra,
-                typeInter, same, channels);
+        return new Graph(id, GraphPattern.ofNcclNumber(patternCode), crossNic, nChannels, bwIntra, bwInter,
+                latencyInter, typeIntra, typeInter, same, channels);
     }
 
     private static PathType type(XmlNode g, String attr, Problems problems) {

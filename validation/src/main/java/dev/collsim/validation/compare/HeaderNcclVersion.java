@@ -15,8 +15,9 @@ import java.util.Optional;
  * modelled with the entry nearest to it that is not newer ({@link NcclVersion#modelling}): 2.29.7 as 2.28.9, 2.30.4
  * as 2.30.7, and 2.18 to 2.27 with 2.28.9's tables under their own release's tuning rules where those differ (the line
  * then says so: {@code NCCL 2.28.9 modelled (file states 2.20.5), the oldest release collsim models in full, with
- * NCCL 2.19-2.20's own bandwidth factors, ...}, {@link NcclVersion#rulesNote}). A file that states none but whose {@code #@ date} is one date is attributed
- * the release current then ({@link NcclRelease#currentAt}: the newest tagged by that day, month's end, or for a year
+ * NCCL 2.19-2.20's own bandwidth factors, ...}, {@link NcclVersion#rulesNote}). A file that states none but whose
+ * {@code #@ date} is one date, or starts with one before a remark ({@link Dataset#runRelease}), is attributed the
+ * release current then ({@link NcclRelease#currentAt}: the newest tagged by that day, month's end, or for a year
  * alone 30 June) and modelled the same way; a file with neither takes {@link NcclVersion#DEFAULT}. A release the
  * user names ({@code --nccl-version}) wins over the file. Stateless.
  */
@@ -56,29 +57,14 @@ public final class HeaderNcclVersion {
         NcclRelease stated = d.ncclRelease();
         NcclRelease run = release(d);
         String date = d.header().text("date").trim();
+        String lead = NcclRelease.leadingDate(date).trim();
         String file = stated.known() ? "file states " + stated : !run.known() ? "file states no release"
-                + remarkedDate(date) : "file states no release; " + run + " assumed, the newest out by its date "
-                + date + (date.length() == 4 ? " (a year alone: by 30 June)" : "");
+                : "file states no release; " + run + " assumed, the newest out by its date " + lead
+                + (lead.length() == 4 ? " (a year alone: by 30 June)" : "") + (lead.equals(date) ? ""
+                : " (its date '" + date + "': a run's day or a later one, so no newer release can have made it)");
         String why = given.isPresent() ? "--nccl-version; " + file : run.known() ? file : file + ": the default";
         NcclVersion v = modelled(d, given);
         return "NCCL " + v.tables().text() + " modelled (" + why + ")" + v.rulesNote();
-    }
-
-    /**
-     * Why a date with a remark leaves the tables at the default while {@link OlderAmdP2p} reads its leading date: the
-     * remark often says the date is a page's or a document's, not the run's ({@code 2025-02 (the README's commit; run
-     * date not printed)}), too weak to pick tuning tables by (the accuracy table moves on four such files, three
-     * worse, when it does), but enough to tell a run of 2023 from NCCL 2.23 (tagged 2024-09-16), the one question
-     * the P2P rule asks.
-     *
-     * @param date the {@code #@ date} text, trimmed
-     * @return "" when the date is no date followed by a remark, else the clause naming the leading date's release
-     */
-    static String remarkedDate(String date) {
-        String lead = NcclRelease.leadingDate(date).trim();
-        NcclRelease dated = lead.equals(date) ? NcclRelease.UNKNOWN : NcclRelease.currentAt(lead);
-        return !dated.known() ? "" : "; its date '" + date + "' carries a remark, so only NCCL's older P2P default on"
-                + " AMD hosts reads its leading date " + lead + " (NCCL " + dated + " then), not the tables";
     }
 
     /**

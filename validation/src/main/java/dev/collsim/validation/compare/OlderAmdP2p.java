@@ -18,8 +18,8 @@ import java.util.regex.Pattern;
  * (NCCL {@code src/graph/paths.cc} at tags v2.22.3-1 and v2.23.4-1). collsim models NCCL 2.28/2.30, so a run made with
  * an older NCCL on an AMD host is modelled with NCCL_P2P_LEVEL=SYS, the level its NCCL used: its GPU pairs through the
  * CPU used P2P, not SHM. Older means the release the run is taken to have used ({@link HeaderNcclVersion#release}:
- * the one the file states, else the one current at its {@code #@ date}, {@code NcclRelease.currentAt}, here also at
- * the date such a value starts with before a remark in parentheses, {@code NcclRelease.leadingDate}, e.g.
+ * the one the file states, else the one current at its {@code #@ date}, {@code NcclRelease.currentAt}, or at the
+ * date such a value starts with before a remark in parentheses, {@code NcclRelease.leadingDate}, e.g.
  * {@code 2023-07 (nvidia-smi on the page: Fri Jul 14 2023)}) is below 2.23 (tagged 2024-09-16: a date up to 2024-08,
  * or a year alone up to 2024, read as its 30 June, is older). When neither settles it (no version; no date, a range
  * or words), the header's word decides: a header naming P2P as the way the GPUs reach each other ("P2P enabled", "P2P via ...") is read as the
@@ -64,9 +64,6 @@ public final class OlderAmdP2p {
         String date = d.header().text("date");
         NcclRelease dated = HeaderNcclVersion.release(d);
         String lead = NcclRelease.leadingDate(date).trim();
-        if (!dated.known()) {
-            dated = NcclRelease.currentAt(lead);
-        }
         if (dated.known()) {
             return dated.before(FIRST_PXB_MINOR)
                     ? Optional.of("version not given, run dated " + lead + ": NCCL " + dated + " then")

@@ -101,11 +101,19 @@ public record Dataset(String file, String label, int line, DatasetKind kind, Col
     }
 
     /**
-     * @return the release the run is taken to have used: the one it states ({@link #ncclRelease}), else the one
-     *         current at its {@code #@ date} ({@link NcclRelease#currentAt}), else {@link NcclRelease#UNKNOWN}
+     * The release the run is taken to have used. A date with a remark ({@code 2023-07 (the commits)}, {@code 2024
+     * (doc revision; run date not printed)}, {@code 2023-07 (nvidia-smi on the page: ...)}) names the run's day or a
+     * day after it (a page, commit or document cannot show a run made later), so its leading date
+     * ({@link NcclRelease#leadingDate}) bounds the release from above: no release tagged after it can have made the
+     * run. The newest release out by that date is taken, as for a date without a remark; the newest collsim carries
+     * ({@code NcclVersion.DEFAULT}, 2.30.7 of 2026-06-04) would be one the run cannot have used.
+     *
+     * @return the one it states ({@link #ncclRelease}), else the one current at the date its {@code #@ date} starts
+     *         with ({@link NcclRelease#currentAt} of {@link NcclRelease#leadingDate}), else {@link NcclRelease#UNKNOWN}
      */
     public NcclRelease runRelease() {
-        return ncclRelease.known() ? ncclRelease : NcclRelease.currentAt(header.text("date"));
+        return ncclRelease.known() ? ncclRelease
+                : NcclRelease.currentAt(NcclRelease.leadingDate(header.text("date")));
     }
 
     /** @return GPUs per host (nRanks / nHosts), or nRanks when hosts are unknown */

@@ -101,19 +101,35 @@ class HeaderNcclVersionTest {
 
     /**
      * The nc48v4 file (line 6: "#@ nccl_version: unknown"; line 2: "#@ date: 2023-07 (nvidia-smi on the page: Fri Jul
-     * 14 2023)") states no release and its date carries a remark: the tables stay the default 2.30.7 while the P2P rule
-     * reads 2023-07, whose newest release is 2.18.3 (v2.18.3-1 tagged 2023-06-14, v2.18.5-1 only 2023-08-23); the
-     * line says why the two differ. A date without a remark ("unknown (2023-2024)", the dgx-ib file) adds nothing.
+     * 14 2023)") states no release and its date carries a remark: the leading 2023-07 bounds the release from above,
+     * the newest then being 2.18.3 (v2.18.3-1 tagged 2023-06-14, v2.18.5-1 only 2023-08-23), so the 2.18 entry models
+     * it (2.28.9's code under 2.18's rules), and the P2P rule reads the same release. A date that is no date before
+     * its remark ("unknown (2023-2024)", the dgx-ib file) still gives the default (test above).
      */
     @Test
-    void aDateWithARemarkTellsWhyTheTablesAndTheP2pRuleDiffer() {
+    void aDateWithARemarkBoundsTheRelease() {
         Dataset d = Corpus.read("A-allreduce-1x2xA100pcie-azure-nc48v4-srun-graph-vs-topo-file.txt").get(1);
-        assertEquals(NcclVersion.V2_30_7, HeaderNcclVersion.modelled(d, PER_FILE));
-        assertEquals("NCCL 2.30.7 modelled (file states no release; its date '2023-07 (nvidia-smi on the page: Fri Jul"
-                + " 14 2023)' carries a remark, so only NCCL's older P2P default on AMD hosts reads its leading date"
-                + " 2023-07 (NCCL 2.18.3 then), not the tables: the default)", HeaderNcclVersion.line(d, PER_FILE));
+        assertEquals(NcclVersion.V2_18_5, HeaderNcclVersion.modelled(d, PER_FILE));
+        assertEquals("NCCL 2.28.9 modelled (file states no release; 2.18.3 assumed, the newest out by its date 2023-07"
+                + " (its date '2023-07 (nvidia-smi on the page: Fri Jul 14 2023)': a run's day or a later one, so no"
+                + " newer release can have made it))" + RULES_21.replace("2.21-2.22", "2.18"),
+                HeaderNcclVersion.line(d, PER_FILE));
         assertEquals(Optional.of("version not given, run dated 2023-07: NCCL 2.18.3 then"), OlderAmdP2p.older(d));
-        assertEquals("", HeaderNcclVersion.remarkedDate("unknown (2023-2024)"));
+    }
+
+    /**
+     * The awsome-distributed-training Scatter file's run 1 (table at line 14) prints no release (line 6: "run 2
+     * 2.18.3+cuda12.2 (printed); run 1 not printed") and is dated "2023-07 (the commits; ...)" (line 2): a run shown by
+     * a commit of July 2023 used at most 2.18.3, so it is modelled with the 2.18 entry, as run 2 (line 68), which
+     * prints 2.18.3, is; not with 2.30.7, tagged 2026-06-04.
+     */
+    @Test
+    void aRunShownByA2023CommitIsNotModelledAsNccl230() {
+        List<Dataset> ds = Corpus.read(
+                "A-scatter-2x8xA100-40GB-aws-p4d-efa-slurm-awsome-distributed-training-nccl2.18.txt");
+        assertEquals("2.18.3", HeaderNcclVersion.release(ds.get(0)).text());
+        assertEquals(NcclVersion.V2_18_5, HeaderNcclVersion.modelled(ds.get(0), PER_FILE));
+        assertEquals(NcclVersion.V2_18_5, HeaderNcclVersion.modelled(ds.get(1), PER_FILE));
     }
 
     /**

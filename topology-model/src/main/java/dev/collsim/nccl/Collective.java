@@ -1,6 +1,8 @@
 package dev.collsim.nccl;
 
+import dev.collsim.io.NearestName;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
@@ -83,8 +85,9 @@ public enum Collective {
                 return c;
             }
         }
+        List<String> names = Arrays.stream(values()).map(c -> c.ncclName.toLowerCase(Locale.ROOT)).toList();
         throw new IllegalArgumentException("unknown collective '" + text + "'; allowed: " + allowed() + " (any case,"
-                + " with or without '_' or '-': allreduce, AllReduce, all_reduce_perf)");
+                + " with or without '_' or '-': allreduce, AllReduce, all_reduce_perf)" + NearestName.hint(k, names));
     }
 
     /** @return the allowed spellings, comma separated */

@@ -7,8 +7,8 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * The one "did you mean" rule: distances worked by hand (Levenshtein: one edit per inserted, deleted or replaced
- * character), accepted when 3 x distance <= the longer name's length.
+ * The one "did you mean" rule: distances worked by hand (one edit per inserted, deleted or replaced character, or per
+ * swap of two adjacent characters), accepted when 3 x distance <= the longer name's length.
  */
 class NearestNameTest {
 
@@ -28,5 +28,19 @@ class NearestNameTest {
         // "hostss" vs "fabric": 6 edits, far; vs "hosts": 1 deletion, near
         assertEquals(Optional.of("hosts"), NearestName.of("hostss", List.of("fabric", "hosts")));
         assertEquals("", NearestName.hint("", List.of("hosts")));
+    }
+
+    @Test
+    void twoSwappedLettersAreOneEdit() {
+        // "rnig" -> "ring": swap 'n','i' = 1 edit (Levenshtein would count 2 replacements; 6 > 4 suggested nothing)
+        assertEquals(Optional.of("Ring"), NearestName.of("Rnig", List.of("Tree", "Ring", "NVLS")));
+        assertEquals(1, NearestName.distance("rnig", "ring"));
+        // "allredcue" -> "allreduce": swap 'c','u' = 1 edit
+        assertEquals(1, NearestName.distance("allredcue", "allreduce"));
+        // "ab" -> "ba" is one swap; "abc" -> "ca" is 3 (no substring edited twice: delete a, ... ), not 2
+        assertEquals(1, NearestName.distance("ab", "ba"));
+        assertEquals(3, NearestName.distance("abc", "ca"));
+        // plain edits unchanged: "kitten" -> "sitting" is 3 (k->s, e->i, insert g)
+        assertEquals(3, NearestName.distance("kitten", "sitting"));
     }
 }

@@ -63,8 +63,25 @@ public final class FabricWarnings {
         }
         return Optional.of(String.format(Locale.ROOT, "fabric.linkSpeed %s Gb/s has no effect: the hosts' compute"
                 + " NICs run at %s Gb/s and each cable at the slower of its two ends; for faster NICs give hosts that"
-                + " have them (an inline host's nics: {count: N, speed: ...}, or a report variant's nic-speed)",
-                plain(f.linkSpeed().gbits()), plain(nic.get().gbits())));
+                + " have them (an inline host's nics: {count: N, speed: ...}, or a report variant's nic-speed)%s",
+                plain(f.linkSpeed().gbits()), plain(nic.get().gbits()), bytesForBits(f.linkSpeed(), nic.get())));
+    }
+
+    /**
+     * The commonest unit slip: a port speed sold in bits written in bytes ({@code 400 GB/s} for a 400 Gb/s NIC) is
+     * 8x the NIC's speed (1 byte = 8 bits).
+     *
+     * @return a hint naming the value as written in GB/s and the Gb/s it likely meant, when {@code link} is exactly
+     *         8x {@code nic}; else empty text
+     */
+    private static String bytesForBits(Bandwidth link, Bandwidth nic) {
+        double gbytes = link.gbits() / 8.0;
+        if (Math.abs(gbytes - nic.gbits()) > 1e-9 * nic.gbits()) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "; %s Gb/s is %s GB/s (bytes): if you meant %s Gb/s (bits, as NIC ports"
+                + " are sold), write linkSpeed: %s Gb/s", plain(link.gbits()), plain(gbytes), plain(gbytes),
+                plain(gbytes));
     }
 
     private static String plain(double v) {

@@ -39,8 +39,9 @@ class NcclSettingsTest {
     }
 
     /**
-     * A misspelt algorithm or protocol gets NearestName's suggestion: 'Rng' is 1 edit from 'Ring' (3 <= 4) and
-     * 'Simpel' 2 from 'Simple' (6 <= 6); 'Rnig' is 2 from 'Ring' (6 > 4), too far, so it gets none.
+     * A misspelt algorithm or protocol gets NearestName's suggestion: 'Rng' is 1 edit from 'Ring' (3 <= 4),
+     * 'Simpel' 1 from 'Simple' (one swap of adjacent letters) and 'Rnig' 1 from 'Ring' (one swap); 'Rxyz' is 3
+     * replacements from 'Ring' and farther from the others (9 > 4), too far, so it gets none.
      */
     @Test
     void aMisspeltNameSuggestsTheNearest() {
@@ -49,7 +50,9 @@ class NcclSettingsTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> NcclSettings.parse(Map.of("NCCL_PROTO",
                 "^Simpel"))).getMessage().endsWith("; did you mean 'Simple'?"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> NcclSettings.parse(Map.of("NCCL_ALGO",
-                "Rnig"))).getMessage().endsWith("optional func: prefix)"));
+                "Rnig"))).getMessage().endsWith("; did you mean 'Ring'?"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> NcclSettings.parse(Map.of("NCCL_ALGO",
+                "Rxyz"))).getMessage().endsWith("optional func: prefix)"));
     }
 
     @Test

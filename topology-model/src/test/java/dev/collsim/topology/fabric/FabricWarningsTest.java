@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.topology.catalog.Catalog;
+import dev.collsim.units.Bandwidth;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -39,5 +40,30 @@ class FabricWarningsTest {
     @Test
     void nonBlockingNeedsNoWarning() {
         assertTrue(warnings(2, 1).isEmpty());
+    }
+
+    private static List<String> linkSpeedWarnings(Bandwidth link) {
+        FabricSpec f = new FabricSpec(FabricKind.FAT_TREE, link, 1.0, FabricSpec.DEFAULT_LEAF_RADIX, 1,
+                FabricSpec.DEFAULT_SWITCH_LATENCY);
+        ClusterSpec spec = new ClusterSpec("t", "", Catalog.dgxH100(), 2, f);
+        return FabricWarnings.of(spec, spec.build());
+    }
+
+    /**
+     * 'linkSpeed: 400 GB/s' on 400 Gb/s NICs is 3200 Gb/s, 8x the NIC (1 byte = 8 bits): the warning names the
+     * likely slip; 800 Gb/s (2x) is a what-if of faster cables, not a unit slip, and gets the warning alone.
+     */
+    @Test
+    void aLinkSpeedInBytesForBitsNamesTheSlip() {
+        List<String> w = linkSpeedWarnings(Bandwidth.ofGBps(400));
+        assertEquals(1, w.size(), w.toString());
+        assertTrue(w.get(0).startsWith("fabric.linkSpeed 3200 Gb/s has no effect: the hosts' compute NICs run at 400"
+                + " Gb/s"), w.get(0));
+        assertTrue(w.get(0).endsWith("; 3200 Gb/s is 400 GB/s (bytes): if you meant 400 Gb/s (bits, as NIC ports are"
+                + " sold), write linkSpeed: 400 Gb/s"), w.get(0));
+        List<String> twice = linkSpeedWarnings(Bandwidth.ofGbits(800));
+        assertEquals(1, twice.size(), twice.toString());
+        assertTrue(twice.get(0).startsWith("fabric.linkSpeed 800 Gb/s has no effect") && !twice.get(0).contains(
+                "if you meant"), twice.get(0));
     }
 }

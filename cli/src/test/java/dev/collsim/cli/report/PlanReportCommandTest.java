@@ -96,7 +96,7 @@ class PlanReportCommandTest {
         assertTrue(bad.err().contains("--ep 3 must divide --dp 4"), bad.err());
         CliRun big = run("plan", "--params", "7B", "--tp", "8", "--dp", "8");
         assertEquals(2, big.code());
-        assertTrue(big.err().contains("needs dp x tp x pp = 8 x 8 x 1 = 64 GPUs"), big.err());
+        assertTrue(big.err().contains("needs 64 GPUs (dp=8 x tp=8 x pp=1), cluster '"), big.err());
     }
 
     /**

@@ -126,7 +126,7 @@ public final class ClusterLoader {
                     : ClusterSource.Origin.HOSTS;
             return new ClusterSource(name, origin, build(catalog.get()), catalog.get());
         }
-        Optional<HostCount> hosts = HostCount.split(name, ClusterLoader::isHostType, true);
+        Optional<HostCount> hosts = HostCount.split(name, HostCount::catalogType, true);
         if (hosts.isPresent()) {
             String n = hosts.get().count();
             String type = hosts.get().lowerName();
@@ -146,7 +146,7 @@ public final class ClusterLoader {
                     hints);
             return MachineHost.copies(name, f, one, counted.get().count());
         }
-        Optional<String> stray = HostCount.stray(name, ClusterLoader::isHostType, true, "NAMExN or NAME:N (N hosts of"
+        Optional<String> stray = HostCount.stray(name, HostCount::catalogType, true, "NAMExN or NAME:N (N hosts of"
                 + " a catalog host type)").or(() -> HostCount.stray(name, isFile, false, "FILE:N (N copies of the"
                 + " machine file's host)"));
         if (stray.isPresent()) {
@@ -164,10 +164,6 @@ public final class ClusterLoader {
             throw new UserInputException("-c/--cluster " + name + ": " + why, UserInputException.USAGE);
         }
         throw new InputException(new InputProblem(name, 0, 0, "-c/--cluster", why));
-    }
-
-    private static boolean isHostType(String name) {
-        return Catalog.hostType(name).isPresent();
     }
 
     /** @return {@code name} in {@code folder} when a file is there, else {@code name} as given */
@@ -263,13 +259,18 @@ public final class ClusterLoader {
         if (text == null) {
             return Optional.empty();
         }
-        Optional<HostCount> m = HostCount.split(text, ClusterLoader::isHostType, true);
+        Optional<HostCount> m = HostCount.split(text, HostCount::catalogType, true);
         if (m.isEmpty()) {
             return Optional.empty();
         }
         Optional<HostType> type = Catalog.hostType(m.get().lowerName());
-        int count = m.get().hosts();
-        if (type.isEmpty() || count < 1 || count == Integer.MAX_VALUE) {
+        int count;
+        try {
+            count = Integer.parseInt(m.get().count());
+        } catch (NumberFormatException tooLarge) {
+            return Optional.empty();
+        }
+        if (type.isEmpty() || count < 1) {
             return Optional.empty();
         }
         long hosts = (long) count * type.get().hostsPerNvlinkDomain();

@@ -1,5 +1,6 @@
 package dev.collsim.topology.io;
 
+import dev.collsim.topology.catalog.Catalog;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -70,6 +71,14 @@ public record HostCount(String name, String count) {
     }
 
     /**
+     * @param name a name as typed
+     * @return true when it is a catalog host type or alias (case-insensitive), the names NAMExN counts
+     */
+    public static boolean catalogType(String name) {
+        return Catalog.hostType(name).isPresent();
+    }
+
+    /**
      * A count at the end of a name that may be misspelt, for a "did you mean": {@code dgx_h100:2} and
      * {@code dgx-h100 x 2} give {@code dgx_h100} / {@code dgx-h100} and 2; not the x of {@code rtx4090}.
      *
@@ -80,11 +89,6 @@ public record HostCount(String name, String count) {
         String t = text == null ? "" : text.trim();
         Matcher m = COUNT_SUFFIX.matcher(t);
         return m.find() ? Optional.of(new HostCount(t.substring(0, m.start()).trim(), m.group(1))) : Optional.empty();
-    }
-
-    /** @return the count as hosts, or {@link Integer#MAX_VALUE} when it has more than 9 digits */
-    public int hosts() {
-        return count.length() > 9 ? Integer.MAX_VALUE : Integer.parseInt(count);
     }
 
     /** @return the name in lower case (catalog names are case-insensitive) */

@@ -196,7 +196,7 @@ public final class YamlClusterReader implements TopologyReader {
         if (hosts.kind() == YamlNode.Kind.STRING) {
             return Catalog.hostType(hosts.text()).orElseGet(() -> {
                 // -c's spelling of N hosts of a catalog type (dgx-h100x4, dgx-h100:4), which YAML writes as a count
-                Predicate<String> known = n -> Catalog.hostType(n).isPresent();
+                Predicate<String> known = HostCount::catalogType;
                 Optional<HostCount> m = HostCount.split(hosts.text(), known, true);
                 String counted = m.isPresent() ? "; NAMExN and NAME:N are -c's spelling of N hosts: in cluster YAML"
                         + " write 'hosts: " + m.get().name() + "' and 'count: " + m.get().count() + "'"

@@ -21,8 +21,22 @@ public final class InputFiles {
      * @throws UserError (exit 3) when the file does not exist or cannot be read
      */
     public static void require(Path file, String given) {
+        require(file, given, IoMessages.NO_SUCH_FILE);
+    }
+
+    /**
+     * @param path  a file or a folder the user named, where either is allowed (measurement inputs)
+     * @param given what it is, e.g. {@code a measurement file or folder}
+     * @throws UserError (exit 3) reading {@code PATH: no such file or folder (given as ...)} when it does not exist,
+     *                   or naming it when it cannot be read
+     */
+    public static void requireFileOrFolder(Path path, String given) {
+        require(path, given, IoMessages.NO_SUCH_FILE_OR_FOLDER);
+    }
+
+    private static void require(Path file, String given, String missing) {
         if (!Files.exists(file)) {
-            throw new UserError(file + ": no such file (" + where(given) + ")", ExitCodes.INPUT);
+            throw new UserError(file + ": " + missing + " (" + where(given) + ")", ExitCodes.INPUT);
         }
         if (!Files.isReadable(file)) {
             throw new UserError(file + ": permission denied (" + where(given) + ")", ExitCodes.INPUT);

@@ -132,7 +132,8 @@ public final class Main {
             return ExitCodes.USAGE;
         }
         CommandLine.ParameterException shown = mistypedRequired(ex, cmd, args);
-        err.println(name + ": " + unknownOptions(shown).orElse(TypedOption.inMessage(shown, args))
+        err.println(name + ": " + EnvOption.bareKey(args).or(() -> unknownOptions(shown))
+                .orElse(TypedOption.inMessage(shown, args))
                 + subcommandsAllowed(shown, cmd));
         CommandLine.UnmatchedArgumentException.printSuggestions(shown, err);
         err.println("Try '" + name + " --help'.");

@@ -63,13 +63,14 @@ public final class TopoShowCommand implements Callable<Integer> {
             description = "with --graph-dump: the NCCL release whose search speeds to use (default: ${DEFAULT-VALUE})")
     private String ncclVersion;
 
-    @Option(names = "--env", paramLabel = "NCCL_X=V", mapFallbackValue = "",
+    @Option(names = "--env", paramLabel = "NCCL_X=V", mapFallbackValue = EnvOption.NO_VALUE,
             description = "with --graph-dump: an NCCL variable of that run as it was exported (NCCL_NVLS_ENABLE,"
                     + " NCCL_P2P_LEVEL, NCCL_CROSS_NIC, NCCL_MIN/MAX_NCHANNELS, ...); repeatable")
     private Map<String, String> env = new LinkedHashMap<>();
 
     @Override
     public Integer call() throws InputException {
+        EnvOption.requireValues(env);
         Topology t = cluster.load();
         PrintWriter out = spec.commandLine().getOut();
         out.printf(Locale.ROOT, "cluster    %s%n", t.name());
@@ -95,7 +96,7 @@ public final class TopoShowCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "network    %s between hosts%n", t.networkClass().label());
         }
         if (graphDump != null) {
-            NcclSettings nccl = UserError.usage(() -> NcclSettings.parse(env));
+            NcclSettings nccl = EnvOption.settings(env);
             nccl.passedOverWarning().ifPresent(w -> spec.commandLine().getErr().println("collsim: warning: --env " + w));
             GraphDumpComparison.print(graphDump, readGraphDump(), t, version(), nccl, out);
         }

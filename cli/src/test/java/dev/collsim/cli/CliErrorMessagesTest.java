@@ -54,7 +54,8 @@ class CliErrorMessagesTest {
         Path nope = dir.resolve("nope.txt");
         CliRun r = CliRun.run("diagnose", nope.toString());
         assertEquals(ExitCodes.INPUT, r.code(), r.err());
-        assertEquals("collsim: " + nope + ": no such file (given as a measurement file)", r.err().strip());
+        assertEquals("collsim: " + nope + ": no such file or folder (given as a measurement file or folder)",
+                r.err().strip());
     }
 
     /** A NoSuchFileException no command handles itself reaches Main's handler: path, reason, exit 3. */

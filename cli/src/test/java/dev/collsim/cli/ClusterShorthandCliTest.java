@@ -63,6 +63,34 @@ class ClusterShorthandCliTest {
     }
 
     /**
+     * A count with a stray suffix is refused by the one reader (HostCount), naming what followed the name and the
+     * allowed forms, with the digits found in the example; never read as the name alone (one host). Exit 2 (usage).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"dgx-h100:2x", "dgx-h100x2x", "dgx-h100:2.5"})
+    void aStraySuffixOnTheCountIsRefused(String c) {
+        for (String[] cmd : new String[][] {{"predict", "all_reduce", "-c", c}, {"plan", "--params", "7B", "-c", c},
+            {"topo", "show", "-c", c}}) {
+            CliRun r = CliRun.run(cmd);
+            assertEquals(2, r.code(), String.join(" ", cmd) + ": " + r.out());
+            assertTrue(r.err().contains("-c/--cluster " + c + ": 'dgx-h100' is followed by '" + c.substring(8)
+                    + "', which is not a host count; allowed: NAMExN or NAME:N"), r.err());
+            assertTrue(r.err().contains("e.g. dgx-h100" + c.charAt(8) + "2"), r.err());
+            assertTrue(!r.err().contains("Exception") && !r.err().contains("\tat "), r.err());
+        }
+    }
+
+    /** The same reader refuses FILE:2x for a machine file, naming FILE:N. */
+    @Test
+    void aStraySuffixOnAFileCountIsRefused() {
+        String file = "src/test/resources/machines/B-topo-dgx-a100.txt";
+        CliRun r = CliRun.run("topo", "show", "-c", file + ":2x");
+        assertEquals(2, r.code(), r.out());
+        assertTrue(r.err().contains("'" + file + "' is followed by ':2x', which is not a host count; allowed: FILE:N"
+                + " (N copies of the machine file's host) with N a whole number >= 1, e.g. " + file + ":2"), r.err());
+    }
+
+    /**
      * {@code -c machine.txt:2} is two copies of the file's host, joined as {@code -c NAME:2} joins a catalog type's
      * (one leaf per NIC rail): the DGX A100's topo -m lists 8 NICs PXB to a GPU, so with {@code --nic-speed 200 Gb/s}
      * the two hosts are cut by 8 x 200 Gb/s = 1600 Gb/s = 200 GB/s per direction (worked by hand).

@@ -13,17 +13,25 @@ import java.nio.file.NotDirectoryException;
  */
 public final class IoMessages {
 
+    /** The one wording of a missing file, where only a file is allowed. */
+    public static final String NO_SUCH_FILE = "no such file";
+    /** The one wording of a missing folder (an output file's folder, a folder the user named). */
+    public static final String NO_SUCH_FOLDER = "no such folder";
+    /** The one wording of a missing path where a file or a folder is allowed (measurement inputs). */
+    public static final String NO_SUCH_FILE_OR_FOLDER = "no such file or folder";
+
     private IoMessages() {
     }
 
     /**
      * @param e the failure (not null)
-     * @return the reason without the path: {@code no such file}, {@code permission denied}, {@code not a directory},
+     * @return the reason without the path: {@link #NO_SUCH_FILE} ({@link #NO_SUCH_FOLDER} where the exception says
+     *         so), {@code permission denied}, {@code not a directory},
      *         the file system's reason (e.g. {@code Is a directory}), or the exception's message
      */
     public static String reason(IOException e) {
-        if (e instanceof NoSuchFileException) {
-            return "no such file";
+        if (e instanceof NoSuchFileException n) {
+            return NO_SUCH_FOLDER.equals(n.getReason()) ? NO_SUCH_FOLDER : NO_SUCH_FILE;
         }
         if (e instanceof AccessDeniedException) {
             return "permission denied";

@@ -47,8 +47,8 @@ final class OutputPaths {
                     + target.resolve("out.csv") + " (given to " + option + ")", ExitCodes.INPUT);
         }
         if (dir == null || !Files.exists(dir)) {
-            throw new UserError(target + ": folder " + dir + " does not exist (given to " + option + ")",
-                    ExitCodes.INPUT);
+            throw new UserError("cannot write " + target + ": " + dir + ": " + IoMessages.NO_SUCH_FOLDER + " (given to "
+                    + option + ")", ExitCodes.INPUT);
         }
         if (!Files.isDirectory(dir)) {
             throw new UserError(target + ": " + dir + " is not a folder (given to " + option + ")", ExitCodes.INPUT);

@@ -2,6 +2,7 @@ package dev.collsim.cli.predict;
 
 import dev.collsim.cli.CalibrationOption;
 import dev.collsim.cli.ClusterOption;
+import dev.collsim.cli.EnvOption;
 import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.TypedOption;
 import dev.collsim.cli.UserError;
@@ -126,7 +127,7 @@ public final class PredictCommand implements Callable<Integer> {
                     + " (default: ${DEFAULT-VALUE})")
     private String ncclVersion;
 
-    @Option(names = "--env", paramLabel = "NCCL_X=V", mapFallbackValue = "",
+    @Option(names = "--env", paramLabel = "NCCL_X=V", mapFallbackValue = EnvOption.NO_VALUE,
             description = "an NCCL variable as you would export it; repeatable. Known: NCCL_ALGO, NCCL_PROTO,"
                     + " NCCL_MIN/MAX_NCHANNELS, NCCL_MIN/MAX_CTAS, NCCL_NTHREADS, NCCL_LL128_NTHREADS,"
                     + " NCCL_BUFFSIZE, NCCL_LL_BUFFSIZE, NCCL_LL128_BUFFSIZE, NCCL_NVLS_ENABLE, NCCL_NVLS_NCHANNELS,"
@@ -319,7 +320,7 @@ public final class PredictCommand implements Callable<Integer> {
 
     /** @return the --env, --algo and --proto settings, parsed once; every request of the command carries them */
     private NcclSettings ncclSettings() {
-        Map<String, String> m = new HashMap<>(env == null ? Map.of() : env);
+        Map<String, String> m = new HashMap<>(EnvOption.requireValues(env));
         if (algo != null && !Hierarchy.isHierarchical(algo)) {
             if (m.containsKey("NCCL_ALGO")) {
                 throw new UserError("--algo and --env NCCL_ALGO both given; use one", ExitCodes.USAGE);

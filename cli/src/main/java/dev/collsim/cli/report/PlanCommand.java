@@ -2,6 +2,7 @@ package dev.collsim.cli.report;
 
 import dev.collsim.cli.CalibrationOption;
 import dev.collsim.cli.ClusterOption;
+import dev.collsim.cli.EnvOption;
 import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
@@ -84,7 +85,8 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--dp", paramLabel = "D", description = "data-parallel degree (default: fill the cluster,"
             + " GPUs / (tp x pp x cp))")
     private Integer dp;
-    @Option(names = "--tp", paramLabel = "T", description = "tensor-parallel degree: divides the hidden size, and"
+    @Option(names = "--tp", paramLabel = "T", description = "tensor-parallel degree: divides the hidden size and,"
+            + " for a --model or a published --params, its attention heads and KV heads (as Megatron-Core requires), and"
             + " divides the GPUs per host or is a multiple of it (TP across whole hosts) (default: ${DEFAULT-VALUE})")
     private int tp = DEFAULTS.tp;
     @Option(names = "--pp", paramLabel = "P", description = "pipeline stages (default: ${DEFAULT-VALUE})")
@@ -160,7 +162,7 @@ public final class PlanCommand implements Callable<Integer> {
             + "profile of the cluster's class (configs/calibration/auto), else the defaults")
     private Path calibration;
 
-    @Option(names = "--env", paramLabel = "NCCL_X=V", description = "NCCL setting for every collective (repeatable)")
+    @Option(names = "--env", paramLabel = "NCCL_X=V", mapFallbackValue = EnvOption.NO_VALUE, description = "NCCL setting for every collective (repeatable)")
     private Map<String, String> env = new LinkedHashMap<>();
     @Option(names = "--target-tokens-per-s", paramLabel = "T", description = "find the fewest GPUs (growing dp,"
             + " same global batch) that reach this throughput")
@@ -173,7 +175,7 @@ public final class PlanCommand implements Callable<Integer> {
     public Integer call() throws InputException {
         PrintWriter out = spec.commandLine().getOut();
         ClusterSource base = cluster.source();
-        NcclSettings nccl = ncclSettings(env);
+        NcclSettings nccl = EnvOption.settings(env);
         nccl.passedOverWarning().ifPresent(w -> spec.commandLine().getErr().println("collsim: warning: --env " + w));
         ModelShape.implausiblySmall(params).ifPresent(w -> spec.commandLine().getErr().println(
                 "collsim plan: warning: --params " + w));
@@ -275,14 +277,6 @@ public final class PlanCommand implements Callable<Integer> {
                     + " default)", ExitCodes.USAGE);
         }
         return value == null ? 0 : value;
-    }
-
-    private static NcclSettings ncclSettings(Map<String, String> env) {
-        try {
-            return NcclSettings.parse(env);
-        } catch (IllegalArgumentException e) {
-            throw new UserError("--env: " + e.getMessage(), ExitCodes.USAGE);
-        }
     }
 
     private static Recompute parseRecompute(String text) {

@@ -220,7 +220,7 @@ final class MeasuredFiles {
         for (Path word : files) {
             Optional<Source> at = tableAt(word);
             Path f = at.map(Source::file).orElse(word);
-            InputFiles.require(f, "a measurement file");
+            InputFiles.requireFileOrFolder(f, "a measurement file or folder");
             if (at.isPresent() || !Files.isDirectory(f)) {
                 out.add(at.orElse(new Source(f, OptionalInt.empty())));
                 continue;

@@ -76,7 +76,8 @@ class FlowCliErrorsTest {
     void timelineInAMissingFolderFailsBeforeTheSimulation() {
         Path t = dir.resolve("no/such/dir/t.csv");
         CliRun r = run(flow("--timeline", t.toString()));
-        assertUserError(r, 3, t + ": folder " + dir.resolve("no/such/dir") + " does not exist (given to --timeline)");
+        assertUserError(r, 3, "cannot write " + t + ": " + dir.resolve("no/such/dir") + ": no such folder (given to"
+                + " --timeline)");
         assertFalse(r.err().contains(".tmp"), r.err());
         assertEquals("", r.out());
     }

@@ -96,25 +96,35 @@ class PlanReportCommandTest {
         assertTrue(bad.err().contains("--ep 3 must divide --dp 4"), bad.err());
         CliRun big = run("plan", "--params", "7B", "--tp", "8", "--dp", "8");
         assertEquals(2, big.code());
-        assertTrue(big.err().contains("needs dp x tp x pp = 8 x 8 x 1 = 64 GPUs"), big.err());
+        assertTrue(big.err().contains("needs 64 GPUs (dp=8 x tp=8 x pp=1), cluster '"), big.err());
     }
 
     /**
-     * --tp 3 for 70B: Llama-2-70B's h = 8192 = 2^13 has no factor 3, so no tensor-parallel split of h exists; --tp 6
-     * with h = 6144 = 6 x 1024 splits h, but 6 neither divides nor is a multiple of the default cluster's 8 GPUs per
-     * host (DGX H100). --tp 16 (two whole hosts) and --tp 4 are accepted.
+     * --tp 3 for a 20B model shaped by Kaplan's rule (h = 47 x 128 = 6016, no factor 3; heads unknown): no
+     * tensor-parallel split of h exists; allowed: the divisors of 6016 = 2^7 x 47 up to 64. --tp 3 and 16 for 70B
+     * (Llama 3 70B: 64 heads, 8 KV heads, Dubey et al. 2024 Table 3): Megatron-Core's TransformerConfig refuses a tp
+     * that does not divide both, so 1, 2, 4, 8 are allowed. --tp 6 with h = 6144 = 6 x 1024 splits h, but 6 neither
+     * divides nor is a multiple of the default cluster's 8 GPUs per host (DGX H100). --tp 16 for GPT-3 175B (96
+     * heads, Brown et al. 2020 Table 2.1: two whole hosts) and --tp 4 for 70B are accepted.
      */
     @Test
     void planRejectsTensorParallelDegreesThatDoNotFit() {
-        CliRun three = run("plan", "--params", "70B", "--tp", "3");
+        CliRun three = run("plan", "--params", "20B", "--tp", "3");
         assertEquals(2, three.code(), three.out());
-        assertTrue(three.err().contains("--tp 3 must divide the hidden size h = 8192"), three.err());
-        assertTrue(three.err().contains("allowed up to 64: 1, 2, 4, 8, 16, 32, 64"), three.err());
+        assertTrue(three.err().contains("--tp 3 must divide the hidden size h = 6016"), three.err());
+        assertTrue(three.err().contains("allowed up to 64: 1, 2, 4, 8, 16, 32, 47, 64"), three.err());
+        for (String tp : new String[] {"3", "16"}) {
+            CliRun heads = run("plan", "--params", "70B", "--tp", tp, "--dp", "1");
+            assertEquals(2, heads.code(), heads.out());
+            assertTrue(heads.err().contains("--tp " + tp + ": the model has 64 attention heads and 8 KV heads"),
+                    heads.err());
+            assertTrue(heads.err().contains("allowed up to 64: 1, 2, 4, 8"), heads.err());
+        }
         CliRun six = run("plan", "--params", "7B", "--hidden", "6144", "--tp", "6", "--dp", "1");
         assertEquals(2, six.code(), six.out());
         assertTrue(six.err().contains("--tp 6 must divide the 8 GPUs per host") && six.err().contains(
                 "(allowed: 1, 2, 4, 8) or be a multiple of it"), six.err());
-        assertEquals(0, run("plan", "--params", "70B", "--tp", "16", "--dp", "2").code());
+        assertEquals(0, run("plan", "--params", "175B", "--tp", "16", "--dp", "2").code());
         assertEquals(0, run("plan", "--params", "70B", "--tp", "4", "--dp", "2").code());
     }
 

@@ -16,7 +16,7 @@ class PlanTooFewGpusCliTest {
     void theFactorsAndTheLimitAreNamed() {
         CliRun r = run("plan", "-c", "hgx-b200x2", "--model", "llama3-70b", "--tp", "8", "--pp", "4");
         assertEquals(2, r.code(), r.err());
-        assertEquals("collsim: the job needs dp x tp x pp = 1 x 8 x 4 = 32 GPUs but cluster 'hgx-b200x2' has 16;"
+        assertEquals("collsim: the job needs 32 GPUs (dp=1 x tp=8 x pp=4), cluster 'hgx-b200x2' has 16;"
                 + " allowed: dp x tp x pp at most 16 (fewer pipeline stages or less parallelism), or a cluster of more"
                 + " hosts (-c NAMExN)", r.err().lines().filter(l -> l.startsWith("collsim: the job")).findFirst()
                 .orElse(r.err()));

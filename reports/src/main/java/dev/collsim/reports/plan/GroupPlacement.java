@@ -39,14 +39,26 @@ public final class GroupPlacement {
      *                                 the GPUs per host nor is a multiple of them (a TP group would straddle hosts
      *                                 unevenly)
      */
+    /**
+     * The one wording of a job larger than its cluster, for {@code collsim plan} (which refuses it) and a report's plan
+     * row (which notes it): what the job needs, its factors, and what the cluster has.
+     *
+     * @param job     the job
+     * @param cluster the cluster's name, or null for "the cluster"
+     * @param have    the cluster's GPUs
+     * @return e.g. {@code needs 32 GPUs (dp=2 x tp=8 x pp=2), the cluster has 8}
+     */
+    public static String tooFewGpus(TrainingJob job, String cluster, int have) {
+        return "needs " + job.nGpus() + " GPUs (dp=" + job.dp() + " x tp=" + job.tp() + " x pp=" + job.pp()
+                + (job.cp() > 1 ? " x cp=" + job.cp() : "") + "), " + (cluster == null ? "the cluster"
+                : "cluster '" + cluster + "'") + " has " + have;
+    }
+
     public GroupPlacement(Topology topology, TrainingJob job, RankOrder order) {
         if (job.nGpus() > topology.gpus().size()) {
-            String cp = job.cp() > 1 ? " x cp" : "";
-            throw new InvalidRequestException("the job needs dp x tp x pp" + cp + " = " + job.dp() + " x " + job.tp()
-                    + " x " + job.pp() + (job.cp() > 1 ? " x " + job.cp() : "") + " = " + job.nGpus() + " GPUs but"
-                    + " cluster '" + topology.name() + "' has " + topology.gpus().size() + "; allowed: dp x tp x pp"
-                    + cp + " at most " + topology.gpus().size() + " (fewer pipeline stages or less parallelism), or"
-                    + " a cluster of more hosts (-c NAMExN)");
+            throw new InvalidRequestException("the job " + tooFewGpus(job, topology.name(), topology.gpus().size())
+                    + "; allowed: dp x tp x pp" + (job.cp() > 1 ? " x cp" : "") + " at most " + topology.gpus().size()
+                    + " (fewer pipeline stages or less parallelism), or a cluster of more hosts (-c NAMExN)");
         }
         int perHost = topology.gpusOf(topology.gpus().get(0).host()).size();
         if (perHost % job.tp() != 0 && job.tp() % perHost != 0) {

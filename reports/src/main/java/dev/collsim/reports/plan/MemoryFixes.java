@@ -66,7 +66,7 @@ final class MemoryFixes {
         }
         out.add(new Change("pp", "--pp " + job.pp() * 2, j -> j.dp() % 2 != 0 ? null
                 : j.withLayout(j.dp() / 2, j.tp(), j.pp() * 2, j.zero(), j.sequenceParallel(), j.recompute())));
-        if (nvlinkDomainGpus % (job.tp() * 2) == 0) {
+        if (nvlinkDomainGpus % (job.tp() * 2) == 0 && job.shape().headsDivide(job.tp() * 2)) {
             out.add(new Change("tp", "--tp " + job.tp() * 2, j -> j.dp() % 2 != 0 ? null
                     : j.withLayout(j.dp() / 2, j.tp() * 2, j.pp(), j.zero(), j.sequenceParallel(), j.recompute())));
         }

@@ -32,23 +32,24 @@ public record ModelPreset(String name, ModelShape shape, int experts, int topk, 
             new ModelPreset("gpt3-175b", ModelShape.of(175_000_000_000L, 0, 0), 0, 0, "Brown et al. 2020, Table"
                     + " 2.1: 175.0B, h=12288, L=96, 96 heads; GPT-2 BPE vocabulary 50,257, tied"),
             llama("llama3-8b", 8_000_000_000L, "Dubey et al. 2024 (The Llama 3 Herd of Models), Table 3: h=4096,"
-                    + " L=32, FFN 14336, 8 KV heads of 128; vocabulary 128,256, untied"),
-            llama("llama3-70b", 70_000_000_000L, "Dubey et al. 2024, Table 3: h=8192, L=80, FFN 28672, 8 KV heads"
-                    + " of 128; vocabulary 128,256, untied"),
-            llama("llama3-405b", 405_000_000_000L, "Dubey et al. 2024, Table 3: h=16384, L=126, FFN 53248, 8 KV"
-                    + " heads of 128; vocabulary 128,256, untied"),
-            moe("mixtral-8x7b", 4096, 32, 32_000, new ModelShape.Ffn(14336, true, 14336, 0), "Jiang et al. 2024"
+                    + " L=32, FFN 14336, 32 heads and 8 KV heads of 128; vocabulary 128,256, untied"),
+            llama("llama3-70b", 70_000_000_000L, "Dubey et al. 2024, Table 3: h=8192, L=80, FFN 28672, 64 heads"
+                    + " and 8 KV heads of 128; vocabulary 128,256, untied"),
+            llama("llama3-405b", 405_000_000_000L, "Dubey et al. 2024, Table 3: h=16384, L=126, FFN 53248, 128"
+                    + " heads and 8 KV heads of 128; vocabulary 128,256, untied"),
+            moe("mixtral-8x7b", 4096, 32, 32, 32_000, new ModelShape.Ffn(14336, true, 14336, 0), "Jiang et al. 2024"
                     + " (Mixtral of Experts), Table 1: dim 4096, 32 layers, 32 heads of 128, 8 KV heads, SwiGLU hidden"
                     + " 14336, vocabulary 32000, 8 experts, top-2; 46.7B total, 12.9B active"),
-            moe("mixtral-8x22b", 6144, 56, 32_768, new ModelShape.Ffn(16384, true, 16384, 0), "Mistral AI,"
+            moe("mixtral-8x22b", 6144, 56, 48, 32_768, new ModelShape.Ffn(16384, true, 16384, 0), "Mistral AI,"
                     + " 'Cheaper, Better, Faster, Stronger' (2024-04-17: 141B total, 39B active) and the released"
-                    + " config: dim 6144, 56 layers, 8 KV heads of 128, SwiGLU hidden 16384, vocabulary 32768, 8"
-                    + " experts, top-2"),
+                    + " config: dim 6144, 56 layers, 48 heads and 8 KV heads of 128, SwiGLU hidden 16384, vocabulary"
+                    + " 32768, 8 experts, top-2"),
             new ModelPreset("deepseek-v3", new ModelShape(671_000_000_000L, 7168, 61, 129_280, false, 7168,
-                    new ModelShape.Ffn(18432, true, 2048, 3)), 256, 8, "DeepSeek-AI 2024 (DeepSeek-V3 Technical"
-                    + " Report), section 4.2: 61 layers, h=7168, first 3 layers dense (d_ff 18432), then 1 shared +"
-                    + " 256 routed experts of d_ff 2048, top-8; 671B total, 37B active. MLA attention is modelled as"
-                    + " K,V of h per token"));
+                    new ModelShape.Ffn(18432, true, 2048, 3), 128, 128), 256, 8, "DeepSeek-AI 2024 (DeepSeek-V3"
+                    + " Technical Report), section 4.2: 61 layers, h=7168, first 3 layers dense (d_ff 18432), then 1"
+                    + " shared + 256 routed experts of d_ff 2048, top-8; 671B total, 37B active; 128 heads (config.json"
+                    + " num_attention_heads and num_key_value_heads 128: MLA has no grouped KV). MLA attention is"
+                    + " modelled as K,V of h per token"));
 
     /** A Llama 3 preset: the published shape {@link ModelShape#of} holds for the nominal count, with its weight sum. */
     private static ModelPreset llama(String name, long nominal, String source) {
@@ -56,14 +57,18 @@ public record ModelPreset(String name, ModelShape shape, int experts, int topk, 
         long params = ModelShape.weightSum(s.hidden(), s.layers(), s.vocab(), s.tiedEmbeddings(), s.kvHidden(),
                 s.ffn(), 0);
         return new ModelPreset(name, new ModelShape(params, s.hidden(), s.layers(), s.vocab(), s.tiedEmbeddings(),
-                s.kvHidden(), s.ffn()), 0, 0, source);
+                s.kvHidden(), s.ffn(), s.heads(), s.kvHeads()), 0, 0, source);
     }
 
-    /** A Mixtral preset: 8 experts, top-2, 8 KV heads of 128, untied, counted by {@link ModelShape#weightSum}. */
-    private static ModelPreset moe(String name, int hidden, int layers, int vocab, ModelShape.Ffn ffn,
+    /**
+     * A Mixtral preset: {@code heads} attention heads, 8 experts, top-2, 8 KV heads of 128, untied, counted by
+     * {@link ModelShape#weightSum}.
+     */
+    private static ModelPreset moe(String name, int hidden, int layers, int heads, int vocab, ModelShape.Ffn ffn,
             String source) {
         long params = ModelShape.weightSum(hidden, layers, vocab, false, 1024, ffn, 8);
-        return new ModelPreset(name, new ModelShape(params, hidden, layers, vocab, false, 1024, ffn), 8, 2, source);
+        return new ModelPreset(name, new ModelShape(params, hidden, layers, vocab, false, 1024, ffn, heads, 8), 8, 2,
+                source);
     }
 
     /**

@@ -29,9 +29,17 @@ import java.util.regex.Pattern;
  *                       attention. Llama 3 8B, 70B and 405B use 8 KV heads of 128 = 1024 (Dubey et al. 2024, Table 3);
  *                       GPT-3 and Llama 2 7B/13B have none (kvHidden = h).
  * @param ffn            feed-forward shape: widths, gating, MoE expert width, leading dense layers
+ * @param heads          attention (query) heads, Megatron-LM's {@code num_attention_heads}, >= 0; 0 = unknown (a
+ *                       shape derived from the parameter count or given as --hidden/--layers). Published: GPT-3 175B
+ *                       96 (Brown et al. 2020, Table 2.1); Llama 3 8B 32, 70B 64, 405B 128 (Dubey et al. 2024,
+ *                       Table 3); Llama 2 7B 32, 13B 40 (the released config.json's {@code num_attention_heads})
+ * @param kvHeads        key/value heads, Megatron-LM's {@code num_query_groups} (grouped-query attention, Ainslie et
+ *                       al. 2023), in [1, heads] and dividing heads when heads is known; equals heads without GQA;
+ *                       0 = unknown. Llama 3 8B/70B/405B 8 (Dubey et al. 2024, Table 3); GPT-3 and Llama 2 7B/13B
+ *                       as many as heads (config.json {@code num_key_value_heads} 32 and 40)
  */
 public record ModelShape(long params, int hidden, int layers, int vocab, boolean tiedEmbeddings, int kvHidden,
-        Ffn ffn) {
+        Ffn ffn, int heads, int kvHeads) {
 
     /**
      * The feed-forward (MLP) blocks. Immutable.
@@ -72,24 +80,33 @@ public record ModelShape(long params, int hidden, int layers, int vocab, boolean
     private static final Pattern SIZE = Pattern.compile("\\s*([0-9]*\\.?[0-9]+(?:[eE][0-9]+)?)\\s*([KMBT]?)\\s*");
 
     /**
-     * Published shapes: {params, hidden, layers, vocab, tied (1/0), kvHidden, d_ff, gated (1/0)}. Sources in the
-     * class javadoc; d_ff: Llama 3 405B 53248, 70B 28672, 8B 14336 (Dubey et al. 2024, Table 3), Llama 2 13B 13824,
-     * 7B 11008 (released configs), GPT-3 4h.
+     * Published shapes: {params, hidden, layers, vocab, tied (1/0), kvHidden, d_ff, gated (1/0), heads, kv heads}.
+     * Sources in the class javadoc and at {@link #heads()}; d_ff: Llama 3 405B 53248, 70B 28672, 8B 14336 (Dubey et
+     * al. 2024, Table 3), Llama 2 13B 13824, 7B 11008 (released configs), GPT-3 4h.
      */
     private static final long[][] KNOWN = {
-        {405_000_000_000L, 16384, 126, 128_256, 0, 1024, 53248, 1},
-        {175_000_000_000L, 12288, 96, 50_257, 1, 12288, 49152, 0},
-        {70_000_000_000L, 8192, 80, 128_256, 0, 1024, 28672, 1},
-        {13_000_000_000L, 5120, 40, 32_000, 0, 5120, 13824, 1},
-        {8_000_000_000L, 4096, 32, 128_256, 0, 1024, 14336, 1},
-        {7_000_000_000L, 4096, 32, 32_000, 0, 4096, 11008, 1},
+        {405_000_000_000L, 16384, 126, 128_256, 0, 1024, 53248, 1, 128, 8},
+        {175_000_000_000L, 12288, 96, 50_257, 1, 12288, 49152, 0, 96, 96},
+        {70_000_000_000L, 8192, 80, 128_256, 0, 1024, 28672, 1, 64, 8},
+        {13_000_000_000L, 5120, 40, 32_000, 0, 5120, 13824, 1, 40, 40},
+        {8_000_000_000L, 4096, 32, 128_256, 0, 1024, 14336, 1, 32, 8},
+        {7_000_000_000L, 4096, 32, 32_000, 0, 4096, 11008, 1, 32, 32},
     };
 
-    /** @throws IllegalArgumentException when a value is not positive, or the embeddings exceed the parameters */
+    /**
+     * @throws IllegalArgumentException when a value is not positive, the embeddings exceed the parameters, or the head
+     *                                  counts are inconsistent (kv heads not dividing heads, one known without the
+     *                                  other)
+     */
     public ModelShape {
         if (params <= 0 || hidden <= 0 || layers <= 0 || vocab < 0 || kvHidden <= 0 || kvHidden > hidden) {
             throw new IllegalArgumentException("params, hidden and layers must be > 0, vocab >= 0 and kvHidden in"
                     + " [1, hidden], got " + params + ", " + hidden + ", " + layers + ", " + vocab + ", " + kvHidden);
+        }
+        if (heads < 0 || kvHeads < 0 || (heads == 0) != (kvHeads == 0) || kvHeads > heads
+                || heads > 0 && heads % kvHeads != 0) {
+            throw new IllegalArgumentException("heads and kv heads must both be 0 (unknown) or kv heads must divide"
+                    + " heads, got " + heads + " and " + kvHeads);
         }
         if ((double) vocab * hidden * (tiedEmbeddings ? 1 : 2) >= params) {
             throw new IllegalArgumentException("the embeddings (vocab " + vocab + " x hidden " + hidden
@@ -106,6 +123,21 @@ public record ModelShape(long params, int hidden, int layers, int vocab, boolean
      */
     public ModelShape(long params, int hidden, int layers) {
         this(params, hidden, layers, 0, true, hidden, Ffn.standard(hidden));
+    }
+
+    /**
+     * A shape whose attention head counts are unknown ({@link #heads()} = 0).
+     *
+     * @param params         parameter count
+     * @param hidden         hidden size
+     * @param layers         layers
+     * @param vocab          vocabulary size
+     * @param tiedEmbeddings output layer tied to the input embedding
+     * @param kvHidden       width of K (and of V)
+     * @param ffn            feed-forward shape
+     */
+    public ModelShape(long params, int hidden, int layers, int vocab, boolean tiedEmbeddings, int kvHidden, Ffn ffn) {
+        this(params, hidden, layers, vocab, tiedEmbeddings, kvHidden, ffn, 0, 0);
     }
 
     /**
@@ -187,7 +219,7 @@ public record ModelShape(long params, int hidden, int layers, int vocab, boolean
         for (long[] k : KNOWN) {
             if (k[0] == params && (hidden == 0 || hidden == k[1]) && (layers == 0 || layers == k[2])) {
                 return new ModelShape(params, (int) k[1], (int) k[2], (int) k[3], k[4] == 1, (int) k[5],
-                        new Ffn((int) k[6], k[7] == 1, (int) k[6], 0));
+                        new Ffn((int) k[6], k[7] == 1, (int) k[6], 0), (int) k[8], (int) k[9]);
             }
         }
         if (hidden > 0) {
@@ -241,7 +273,20 @@ public record ModelShape(long params, int hidden, int layers, int vocab, boolean
      * @return a copy with it
      */
     public ModelShape withFfn(Ffn f) {
-        return new ModelShape(params, hidden, layers, vocab, tiedEmbeddings, kvHidden, f);
+        return new ModelShape(params, hidden, layers, vocab, tiedEmbeddings, kvHidden, f, heads, kvHeads);
+    }
+
+    /**
+     * The tensor-parallel degrees Megatron-Core accepts for this shape's attention: its {@code TransformerConfig}
+     * ({@code megatron/core/transformer/transformer_config.py}, {@code __post_init__}) raises "num_attention_heads
+     * (H) must be a multiple of tensor_model_parallel_size (T)" and the same of {@code num_query_groups} (the KV
+     * heads), as each tensor-parallel rank holds whole heads and whole KV groups.
+     *
+     * @param tp a tensor-parallel degree, >= 1
+     * @return true when both head counts divide by tp, or when the heads are unknown
+     */
+    public boolean headsDivide(int tp) {
+        return heads == 0 || heads % tp == 0 && kvHeads % tp == 0;
     }
 
     /** @return e.g. {@code 175B (h=12288, L=96, V=50257)} */

@@ -2,6 +2,7 @@ package dev.collsim.reports.plan;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One training job: the model, its parallel layout and its batch, as {@code collsim plan} reads them.
@@ -101,11 +102,7 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
         if (zeroStage < 0 || zeroStage > 3) {
             bad.add("--zero must be 0, 1, 2 or 3, got " + zeroStage);
         }
-        if (tp >= 1 && shape.hidden() % tp != 0) {
-            bad.add("--tp " + tp + " must divide the hidden size h = " + shape.hidden() + " (each tensor-parallel"
-                    + " rank holds h/tp columns, Shoeybi et al. 2019; the head count must divide too); allowed up to"
-                    + " 64: " + divisors(shape.hidden(), 64));
-        }
+        tensorParallelProblem(shape, tp).ifPresent(bad::add);
         if (virtualStages > 1 && pp == 1) {
             // interleaving splits each pipeline GPU's layers into v chunks to shrink the bubble (Narayanan et al. 2021
             // section 2.2.2); Megatron-Core refuses it without a pipeline (megatron/core/parallel_state.py
@@ -139,6 +136,39 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
         if (!bad.isEmpty()) {
             throw new IllegalArgumentException(String.join("; ", bad));
         }
+    }
+
+    /**
+     * The one check of {@code --tp} against the model's shape: each tensor-parallel rank holds h/tp columns (Shoeybi
+     * et al. 2019) and, where the heads are known, whole attention heads and whole KV groups, as Megatron-Core's
+     * {@code TransformerConfig.__post_init__} requires ({@link ModelShape#headsDivide}).
+     *
+     * @param shape the model
+     * @param tp    the tensor-parallel degree (below 1 is reported elsewhere)
+     * @return the problem, naming what was found and the allowed degrees up to 64; empty when tp fits
+     */
+    static Optional<String> tensorParallelProblem(ModelShape shape, int tp) {
+        if (tp < 1) {
+            return Optional.empty();
+        }
+        if (!shape.headsDivide(tp)) {
+            int groups = shape.kvHeads();
+            String kv = groups == shape.heads() ? "" : " and " + groups + " KV heads (grouped-query attention)";
+            return Optional.of("--tp " + tp + ": the model has " + shape.heads() + " attention heads" + kv + ", and"
+                    + " each tensor-parallel rank holds whole heads" + (kv.isEmpty() ? "" : " and whole KV heads")
+                    + " (Megatron-Core refuses it: num_attention_heads and num_query_groups must be multiples of"
+                    + " tensor_model_parallel_size); allowed up to 64: " + divisors(gcd(shape.heads(), groups), 64));
+        }
+        if (shape.hidden() % tp != 0) {
+            return Optional.of("--tp " + tp + " must divide the hidden size h = " + shape.hidden() + " (each"
+                    + " tensor-parallel rank holds h/tp columns, Shoeybi et al. 2019; the head count must divide"
+                    + " too); allowed up to 64: " + divisors(shape.hidden(), 64));
+        }
+        return Optional.empty();
+    }
+
+    private static int gcd(int a, int b) {
+        return b == 0 ? a : gcd(b, a % b);
     }
 
     /** @return the divisors of n that are at most max, comma-separated */

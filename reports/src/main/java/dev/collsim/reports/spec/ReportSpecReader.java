@@ -1,5 +1,6 @@
 package dev.collsim.reports.spec;
 
+import dev.collsim.io.IoMessages;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputLimits;
 import dev.collsim.io.yaml.YamlFields;
@@ -240,7 +241,7 @@ public final class ReportSpecReader {
         }), 0);
         String measured = f.text(s, "measured", false);
         if (measured != null && !Files.isRegularFile(folder.resolve(measured))) {
-            f.add(s.get("measured"), "measurement file '" + measured + "' not found (looked in "
+            f.add(s.get("measured"), "measurement file '" + measured + "': " + IoMessages.NO_SUCH_FILE + " (looked in "
                     + folder + ")");
         }
         return c == null || sizes == null ? null : new SweepSpec(c, sizes, dt, gpus, measured);

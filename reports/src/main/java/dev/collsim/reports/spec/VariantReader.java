@@ -1,5 +1,6 @@
 package dev.collsim.reports.spec;
 
+import dev.collsim.io.IoMessages;
 import dev.collsim.hardware.GpuModels;
 import dev.collsim.io.yaml.YamlFields;
 import dev.collsim.io.yaml.YamlNode;
@@ -65,7 +66,8 @@ final class VariantReader {
         NcclSettings env = ncclSettings(f, v);
         String calibration = f.text(v, "calibration", false);
         if (calibration != null && !"none".equals(calibration) && !Files.isRegularFile(folder.resolve(calibration))) {
-            f.add(v.get("calibration"), "calibration profile '" + calibration + "' not found (looked in " + folder + ")");
+            f.add(v.get("calibration"), "calibration profile '" + calibration + "': " + IoMessages.NO_SUCH_FILE
+                    + " (looked in " + folder + ")");
         }
         BackendSpec backend = ReportSpecReader.backend(f, v, top);
         if (!backend.flow()) {

@@ -2,6 +2,7 @@ package dev.collsim.reports.whatif;
 
 import dev.collsim.io.InputException;
 import dev.collsim.reports.plan.CommTiming;
+import dev.collsim.reports.plan.GroupPlacement;
 import dev.collsim.reports.plan.ScalingSearch;
 import dev.collsim.reports.plan.StepPlan;
 import dev.collsim.reports.plan.StepPlanner;
@@ -120,8 +121,7 @@ public final class PlanRows {
         int replica = job.nGpus() / job.dp();
         Optional<TrainingJob> smaller = replica > have ? Optional.empty()
                 : ScalingSearch.scaledTo(job, job.nGpus(), have);
-        return "does not fit: needs " + job.nGpus() + " GPUs (dp=" + job.dp() + " x tp=" + job.tp() + " x pp="
-                + job.pp() + (job.cp() > 1 ? " x cp=" + job.cp() : "") + "), the cluster has " + have
+        return "does not fit: " + GroupPlacement.tooFewGpus(job, null, have)
                 + (replica > have ? "; even dp=1 needs " + replica : smaller.isPresent() ? "; dp="
                 + smaller.get().dp() + " would fit its GPUs, but the report changes a plan's dp only on a variant"
                 + " that sets hosts (set hosts, or give the plan that dp)" : "; no dp of at most " + have / replica

@@ -12,7 +12,11 @@ import org.junit.jupiter.api.Test;
 class LayerActivationsTest {
 
     private static TrainingJob job(long params, int tp, boolean sp, Recompute r) {
-        return new TrainingJob(ModelShape.of(params, 0, 0), 4, 2, 2, 1, tp, 1, 1, 1, 0, 0, 1, 1.0, 0, sp, 8192, 1, 1,
+        return job(ModelShape.of(params, 0, 0), tp, sp, r);
+    }
+
+    private static TrainingJob job(ModelShape shape, int tp, boolean sp, Recompute r) {
+        return new TrainingJob(shape, 4, 2, 2, 1, tp, 1, 1, 1, 0, 0, 1, 1.0, 0, sp, 8192, 1, 1,
                 ComputeRate.kernelEfficiency(0.4), r, 0);
     }
 
@@ -29,11 +33,16 @@ class LayerActivationsTest {
     /**
      * 8B, tp=16 with SP: 8 KV heads on 16 ranks, so each rank keeps one whole KV head (128 wide), not 64 columns.
      * 268,435,456/16 = 16,777,216; 134,217,728/16 = 8,388,608; K, V 4 x 8192 x 128 = 4,194,304; 704,643,072/16 =
-     * 44,040,192; log-sum-exp 4 x 2 heads x 8192 = 65,536; sum 73,465,856 B.
+     * 44,040,192; log-sum-exp 4 x 2 heads x 8192 = 65,536; sum 73,465,856 B. Megatron-Core refuses this layout for
+     * the published 8B (8 KV heads do not divide by 16: TrainingJobHeadsTest), so the shape here has its head counts
+     * unknown, as a shape given by its widths alone.
      */
     @Test
     void moreTensorRanksThanKvHeadsKeepOneHeadEach() {
-        assertEquals(73_465_856.0, LayerActivations.bytes(job(8_000_000_000L, 16, true, Recompute.SELECTIVE)), 0.5);
+        ModelShape s = ModelShape.of(8_000_000_000L, 0, 0);
+        ModelShape noHeads = new ModelShape(s.params(), s.hidden(), s.layers(), s.vocab(), s.tiedEmbeddings(),
+                s.kvHidden(), s.ffn());
+        assertEquals(73_465_856.0, LayerActivations.bytes(job(noHeads, 16, true, Recompute.SELECTIVE)), 0.5);
     }
 
     /**

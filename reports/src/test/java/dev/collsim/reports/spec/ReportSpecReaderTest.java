@@ -233,7 +233,7 @@ class ReportSpecReaderTest {
         assertTrue(dup.message().contains("duplicate key 'title'"), dup.toString());
         assertTrue(problems("title: nothing\n").get(0).message().contains("nothing to predict"));
         assertTrue(problems("variants:\n  - name: x\n    calibration: nope.yaml\nsweeps: [{collective: allreduce}]\n")
-                .get(0).message().contains("calibration profile 'nope.yaml' not found"));
+                .get(0).message().contains("calibration profile 'nope.yaml': no such file (looked in "));
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.collsim.topology.io;
 
+import dev.collsim.io.IoMessages;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -64,7 +65,8 @@ public final class AtomicFiles {
         Path dir = abs.getParent();
         if (dir != null && !Files.isDirectory(dir)) {
             // else the failure names the temporary file, which the user never asked for
-            throw new NoSuchFileException(dir.toString(), null, Files.exists(dir) ? "not a folder" : "no such folder");
+            throw new NoSuchFileException(dir.toString(), null, Files.exists(dir) ? "not a folder"
+                    : IoMessages.NO_SUCH_FOLDER);
         }
         removeLeftovers(abs);
         Path tmp = tempFile(dir, "." + abs.getFileName());

@@ -23,8 +23,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -40,18 +40,6 @@ public final class ClusterLoader {
 
     /** Name of the built-in default cluster ({@code configs/default.yaml}). */
     public static final String DEFAULT = "default";
-
-    /** NAMExN or NAME:N; the name part is matched lazily so {@code dgx-h100x2} splits as dgx-h100 and 2. */
-    /**
-     * A host count after a name, as a user may type it: {@code x2} after a digit or a space ({@code dgx-h100x2},
-     * {@code dgx-h100 x 2}; not the x of {@code rtx4090}), or {@code :2}.
-     */
-    private static final Pattern COUNT_SUFFIX = Pattern.compile("(?i)(?:(?<=[0-9\\s])x|:)\\s*(\\d+)$");
-
-    private static final Pattern SHORTHAND = Pattern.compile("([a-z0-9._-]+?)(?:x([0-9]+)|:([0-9]+))");
-
-    /** A machine file followed by a host count, {@code machine.txt:2}: that many copies of its host. */
-    private static final Pattern FILE_COUNT = Pattern.compile("(.+):([0-9]+)");
 
     /** A measurement given as a cluster: nccl-tests' column header or closing line, or NCCL INFO lines. */
     private static final Pattern MEASUREMENT = Pattern.compile("(?m)^[ \t]*#?[ \t]*size[ \t]+count[ \t]+type\\b"
@@ -138,25 +126,31 @@ public final class ClusterLoader {
                     : ClusterSource.Origin.HOSTS;
             return new ClusterSource(name, origin, build(catalog.get()), catalog.get());
         }
-        Matcher hosts = SHORTHAND.matcher(name.trim().toLowerCase(Locale.ROOT));
-        if (hosts.matches() && Catalog.hostType(hosts.group(1)).isPresent()) {
-            String n = hosts.group(2) != null ? hosts.group(2) : hosts.group(3);
+        Optional<HostCount> hosts = HostCount.split(name, HostCount::catalogType, true);
+        if (hosts.isPresent()) {
+            String n = hosts.get().count();
+            String type = hosts.get().lowerName();
             // a bad value of the option, not of a file: a usage error (exit 2), as the README's exit codes say
-            HostType t = Catalog.hostType(hosts.group(1)).get();
+            HostType t = Catalog.hostType(type).get();
             String one = t.hostsPerNvlinkDomain() > 1 ? "x1 is one rack of " + t.hostsPerNvlinkDomain() + " trays"
                     : "x1 is one host";
-            String why = n.matches("0+") ? "hosts must be >= 1, found " + n + " (" + hosts.group(1) + one + ")"
-                    : "host count " + n + " of catalog host type " + hosts.group(1) + " is too large";
+            String why = n.matches("0+") ? "hosts must be >= 1, found " + n + " (" + type + one + ")"
+                    : "host count " + n + " of catalog host type " + type + " is too large";
             throw new UserInputException("-c/--cluster " + name + ": " + why, UserInputException.USAGE);
         }
-        Matcher counted = FILE_COUNT.matcher(name);
-        if (counted.matches()) {
-            String f = counted.group(1);
-            Path file = folder != null && Files.isRegularFile(folder.resolve(f)) ? folder.resolve(f) : Path.of(f);
-            if (Files.isRegularFile(file)) {
-                ClusterSource one = source(f, ClusterSource.Origin.FILE, f, InputLimits.readText(file, f), hints);
-                return MachineHost.copies(name, f, one, counted.group(2));
-            }
+        Predicate<String> isFile = f -> Files.isRegularFile(inFolder(folder, f));
+        Optional<HostCount> counted = HostCount.split(name, isFile, false);
+        if (counted.isPresent()) {
+            String f = counted.get().name();
+            ClusterSource one = source(f, ClusterSource.Origin.FILE, f, InputLimits.readText(inFolder(folder, f), f),
+                    hints);
+            return MachineHost.copies(name, f, one, counted.get().count());
+        }
+        Optional<String> stray = HostCount.stray(name, HostCount::catalogType, true, "NAMExN or NAME:N (N hosts of"
+                + " a catalog host type)").or(() -> HostCount.stray(name, isFile, false, "FILE:N (N copies of the"
+                + " machine file's host)"));
+        if (stray.isPresent()) {
+            throw strayCount(name, stray.get(), folder);
         }
         if (name.contains("/") || name.contains(File.separator) || name.matches(".*\\.(ya?ml|txt|xml)")) {
             throw new InputException(new InputProblem(name, 0, 0, "-c/--cluster", "no such file"));
@@ -172,6 +166,19 @@ public final class ClusterLoader {
         throw new InputException(new InputProblem(name, 0, 0, "-c/--cluster", why));
     }
 
+    /** @return {@code name} in {@code folder} when a file is there, else {@code name} as given */
+    private static Path inFolder(Path folder, String name) {
+        return folder != null && Files.isRegularFile(folder.resolve(name)) ? folder.resolve(name) : Path.of(name);
+    }
+
+    /** @return a stray host count's refusal: after -c a usage error (exit 2), as a count of 0; in a spec an input one */
+    private static InputException strayCount(String name, String why, Path folder) {
+        if (folder == null) {
+            throw new UserInputException("-c/--cluster " + name + ": " + why, UserInputException.USAGE);
+        }
+        return new InputException(new InputProblem(name, 0, 0, "-c/--cluster", why));
+    }
+
     /**
      * The "did you mean" of a name that is none: the nearest catalog name ({@link Catalog#suggest}) of the name without
      * its host count, the count kept as {@code NAMExN} ({@code dgx-h100 x2} and {@code dgx_h100:2} suggest
@@ -181,9 +188,9 @@ public final class ClusterLoader {
      * @return {@code "; did you mean '...'?"}, or empty
      */
     static String suggestion(String name) {
-        Matcher count = COUNT_SUFFIX.matcher(name.trim());
-        String base = count.find() ? name.trim().substring(0, count.start()).trim() : name.trim();
-        String n = count.find(0) ? count.group(1) : "";
+        Optional<HostCount> count = HostCount.trailing(name);
+        String base = count.map(HostCount::name).orElse(name.trim());
+        String n = count.map(HostCount::count).orElse("");
         return Catalog.suggest(base).map(s -> "; did you mean '" + (n.isEmpty() ? s : typed(s) + "x" + n) + "'?")
                 .orElse("");
     }
@@ -252,14 +259,14 @@ public final class ClusterLoader {
         if (text == null) {
             return Optional.empty();
         }
-        Matcher m = SHORTHAND.matcher(text.trim().toLowerCase(Locale.ROOT));
-        if (!m.matches()) {
+        Optional<HostCount> m = HostCount.split(text, HostCount::catalogType, true);
+        if (m.isEmpty()) {
             return Optional.empty();
         }
-        Optional<HostType> type = Catalog.hostType(m.group(1));
+        Optional<HostType> type = Catalog.hostType(m.get().lowerName());
         int count;
         try {
-            count = Integer.parseInt(m.group(2) != null ? m.group(2) : m.group(3));
+            count = Integer.parseInt(m.get().count());
         } catch (NumberFormatException tooLarge) {
             return Optional.empty();
         }

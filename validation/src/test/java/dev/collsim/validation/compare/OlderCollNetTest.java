@@ -24,12 +24,9 @@ class OlderCollNetTest {
     /** The ABCI SHARP run: NCCL 2.8 (its nccl_version line), NCCL_COLLNET_ENABLE=1 (its env line). */
     @Test
     void nccl28WithCollNetHasNoCollNetDirect() throws Exception {
-        Dataset d = Corpus.read(SHARP).get(0);
-        Map<String, String> settings = new HashMap<>(d.env());
-        assertEquals("1", settings.get("NCCL_COLLNET_ENABLE"));
-        assertEquals(Optional.of("NCCL 2.8 has one CollNet algorithm, the one 2.14 calls CollNetChain (to 2.8):"
-                + " modelled as NCCL_ALGO=^CollNetDirect"), OlderCollNet.apply(d, settings));
-        assertEquals("^CollNetDirect", settings.get("NCCL_ALGO"));
+        CollNetRewrite.read(SHARP).assertRewrite(OlderCollNet::apply, "NCCL 2.8 has one CollNet algorithm, the one"
+                + " 2.14 calls CollNetChain (to 2.8): modelled as NCCL_ALGO=^CollNetDirect", "NCCL_ALGO",
+                "^CollNetDirect");
     }
 
     /** The boundaries by hand from the tags above: 2.8 the chain, 2.9 and 2.13 the direct one, 2.14 both. */

@@ -1,6 +1,7 @@
 package dev.collsim.topology.io.yaml;
 
 import dev.collsim.io.yaml.YamlNode;
+import dev.collsim.topology.io.HostCount;
 import dev.collsim.topology.io.Problems;
 
 import dev.collsim.io.yaml.YamlFields;
@@ -22,7 +23,7 @@ import dev.collsim.units.Bandwidth;
 import dev.collsim.units.Latency;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Matcher;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
@@ -54,8 +55,6 @@ public final class YamlClusterReader implements TopologyReader {
     public static final String SCHEMA = "collsim/v1";
 
     private static final Pattern DETECT = Pattern.compile("(?m)^schema\\s*:");
-    /** -c's spelling of N hosts of a catalog type ({@code dgx-h100x4}, {@code dgx-h100:4}), which YAML writes as a count. */
-    private static final Pattern COUNTED = Pattern.compile("(.+?)[x:](\\d+)");
     private static final List<String> TOP_KEYS = List.of("count", "fabric", "hosts", "name", "schema", "source",
             "traysPerDomain");
     private static final List<String> FABRIC_KEYS = List.of("kind", "leafRadix", "linkSpeed", "network",
@@ -196,11 +195,14 @@ public final class YamlClusterReader implements TopologyReader {
         }
         if (hosts.kind() == YamlNode.Kind.STRING) {
             return Catalog.hostType(hosts.text()).orElseGet(() -> {
-                Matcher m = COUNTED.matcher(hosts.text().trim());
-                String counted = m.matches() && Catalog.hostType(m.group(1)).isPresent() ? "; NAMExN and NAME:N are"
-                        + " -c's spelling of N hosts: in cluster YAML write 'hosts: " + m.group(1) + "' and 'count: "
-                        + m.group(2) + "'" : Catalog.suggest(hosts.text()).map(n -> "; did you mean '" + n + "'?")
-                        .orElse("");
+                // -c's spelling of N hosts of a catalog type (dgx-h100x4, dgx-h100:4), which YAML writes as a count
+                Predicate<String> known = HostCount::catalogType;
+                Optional<HostCount> m = HostCount.split(hosts.text(), known, true);
+                String counted = m.isPresent() ? "; NAMExN and NAME:N are -c's spelling of N hosts: in cluster YAML"
+                        + " write 'hosts: " + m.get().name() + "' and 'count: " + m.get().count() + "'"
+                        : HostCount.stray(hosts.text(), known, true, "NAMExN or NAME:N (-c's spelling; in YAML"
+                        + " 'hosts: NAME' and 'count: N')").map(w -> "; " + w)
+                        .or(() -> Catalog.suggest(hosts.text()).map(n -> "; did you mean '" + n + "'?")).orElse("");
                 problems.add(hosts, "hosts", "unknown host type '" + hosts.text() + "'; allowed: "
                         + String.join(", ", Catalog.typedNames()) + " (case-insensitive), or an inline host description"
                         + counted);

@@ -6,6 +6,7 @@ import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.simulator.bound.PhysicalBound;
 import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.channel.CollTaskCells;
 import dev.collsim.simulator.channel.RuntimeChannels;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.tuning.AlgoChoice;
@@ -136,6 +137,12 @@ public final class PerformanceModel {
                 : RuntimeChannels.perCall(a, p, nBytes, plan, s);
         double effChannels = forcedChannels > 0 ? Math.min(channels, occupiedChannels(a, p, nBytes, plan, s))
                 : effectiveChannels(a, p, nBytes, plan, s, channels);
+        if (forcedChannels == 0 && (a == Algorithm.RING || a == Algorithm.TREE)) {
+            CollTaskCells.Split cells = CollTaskCells.split(func, p, nBytes, plan.nRanks(), channels,
+                    table.input().constants().runMinor());
+            channels = cells.channels();
+            effChannels = Math.min(effChannels, cells.parallelism());
+        }
         double chainAlgBw = IntraNodeChain.applies(func, a, plan.nNodes(), plan.nRanks())
                 ? IntraNodeChain.algBw(table.input(), p) : 0;
         boolean chain = chainAlgBw > 0;

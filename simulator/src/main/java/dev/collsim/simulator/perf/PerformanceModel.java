@@ -137,11 +137,11 @@ public final class PerformanceModel {
                 : RuntimeChannels.perCall(a, p, nBytes, plan, s);
         double effChannels = forcedChannels > 0 ? Math.min(channels, occupiedChannels(a, p, nBytes, plan, s))
                 : effectiveChannels(a, p, nBytes, plan, s, channels);
-        if (forcedChannels == 0 && (a == Algorithm.RING || a == Algorithm.TREE)) {
+        if (a == Algorithm.RING || a == Algorithm.TREE) {
             CollTaskCells.Split cells = CollTaskCells.split(func, p, nBytes, plan.nRanks(), channels,
                     table.input().constants().runMinor());
             channels = cells.channels();
-            effChannels = Math.min(effChannels, cells.parallelism());
+            effChannels = Math.min(effChannels, channels);
         }
         double chainAlgBw = IntraNodeChain.applies(func, a, plan.nNodes(), plan.nRanks())
                 ? IntraNodeChain.algBw(table.input(), p) : 0;

@@ -137,7 +137,9 @@ public final class PerformanceModel {
                 : RuntimeChannels.perCall(a, p, nBytes, plan, s);
         double effChannels = forcedChannels > 0 ? Math.min(channels, occupiedChannels(a, p, nBytes, plan, s))
                 : effectiveChannels(a, p, nBytes, plan, s, channels);
-        if (a == Algorithm.RING || a == Algorithm.TREE) {
+        // the planner's cells (CollTaskCells) bind at NCCL's default threads only on LL128 (5 KiB a channel against
+        // cells of 8-32 KiB; Simple's 32 KiB and LL's 4 KiB x nRanks are at least a cell); fewer threads: not modelled
+        if (p == Protocol.LL128 && (a == Algorithm.RING || a == Algorithm.TREE)) {
             CollTaskCells.Split cells = CollTaskCells.split(func, p, nBytes, plan.nRanks(), channels,
                     table.input().constants().runMinor());
             channels = cells.channels();

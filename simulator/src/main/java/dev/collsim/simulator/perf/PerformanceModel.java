@@ -6,6 +6,7 @@ import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.simulator.bound.PhysicalBound;
 import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.channel.CollTaskCells;
 import dev.collsim.simulator.channel.RuntimeChannels;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.tuning.AlgoChoice;
@@ -136,6 +137,14 @@ public final class PerformanceModel {
                 : RuntimeChannels.perCall(a, p, nBytes, plan, s);
         double effChannels = forcedChannels > 0 ? Math.min(channels, occupiedChannels(a, p, nBytes, plan, s))
                 : effectiveChannels(a, p, nBytes, plan, s, channels);
+        // the planner's cells (CollTaskCells) bind at NCCL's default threads only on LL128 (5 KiB a channel against
+        // cells of 8-32 KiB; Simple's 32 KiB and LL's 4 KiB x nRanks are at least a cell); fewer threads: not modelled
+        if (p == Protocol.LL128 && (a == Algorithm.RING || a == Algorithm.TREE)) {
+            CollTaskCells.Split cells = CollTaskCells.split(func, p, nBytes, plan.nRanks(), channels,
+                    table.input().constants().runMinor());
+            channels = cells.channels();
+            effChannels = Math.min(effChannels, channels);
+        }
         double chainAlgBw = IntraNodeChain.applies(func, a, plan.nNodes(), plan.nRanks())
                 ? IntraNodeChain.algBw(table.input(), p) : 0;
         boolean chain = chainAlgBw > 0;

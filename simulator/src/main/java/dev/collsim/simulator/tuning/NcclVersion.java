@@ -108,6 +108,11 @@ public enum NcclVersion {
                 + " algorithms and protocols where they differ (docs/nccl-releases.md)";
     }
 
+    /** @return the newest NCCL 2 minor release this entry stands for, e.g. 29 for 2.28.9 */
+    public int last() {
+        return last;
+    }
+
     /** @return the NCCL 2 minor release, e.g. 30 for 2.30.7 (the first of its range for an older entry) */
     public int minor() {
         return minor;

@@ -78,6 +78,7 @@ public final class TuningConstants implements LatencyTable {
     private final double[][] treeCorrection;
     private final boolean nvlsTreeCorrection;
     private final ReleaseRules rules;
+    private final int runMinor;
 
     // tables are [generation: Volta, Ampere, Hopper, Blackwell][index2: N1, N2, N4]
     private TuningConstants(NcclVersion version, double[][] ringLl128Cap, double[][] treeCap,
@@ -89,9 +90,10 @@ public final class TuningConstants implements LatencyTable {
         this.treeCorrection = treeCorrection;
         this.nvlsTreeCorrection = nvlsTreeCorrection;
         this.rules = new ReleaseRules(version);
+        this.runMinor = version.minor();
     }
 
-    private TuningConstants(TuningConstants base, ReleaseRules rules) {
+    private TuningConstants(TuningConstants base, ReleaseRules rules, int runMinor) {
         this.version = base.version;
         this.ringLl128Cap = base.ringLl128Cap;
         this.treeCap = base.treeCap;
@@ -99,6 +101,7 @@ public final class TuningConstants implements LatencyTable {
         this.treeCorrection = base.treeCorrection;
         this.nvlsTreeCorrection = base.nvlsTreeCorrection;
         this.rules = rules;
+        this.runMinor = runMinor;
     }
 
     /**
@@ -106,10 +109,11 @@ public final class TuningConstants implements LatencyTable {
      * {@link ReleaseRules#ReleaseRules(NcclVersion, int)}.
      *
      * @param runMinor the run's NCCL 2 minor release, e.g. 8 for 2.8.4
-     * @return this when the run is not older than the entry, else a copy with the older run's rules
+     * @return this for the entry's own release, else a copy for the run (older: its rules; 2.29: {@link #runMinor})
      */
     public TuningConstants forRun(int runMinor) {
-        return runMinor >= version.minor() ? this : new TuningConstants(this, new ReleaseRules(version, runMinor));
+        return runMinor == version.minor() || runMinor > version.minor() && version.minor() == version.last() ? this
+                : new TuningConstants(this, new ReleaseRules(version, runMinor), Math.min(runMinor, version.last()));
     }
 
     private static double[][] treeCorrection(int columns) {
@@ -320,6 +324,11 @@ public final class TuningConstants implements LatencyTable {
 
     private int minor() {
         return version.minor();
+    }
+
+    /** @return the run's NCCL 2 minor release, at most the newest of the entry's range (29 for 2.28.9) */
+    public int runMinor() {
+        return runMinor;
     }
 
     /** @return the release's rules that are not tables ({@link ReleaseRules}) */

@@ -56,24 +56,22 @@ public final class CollTaskCells {
      * @param nRanks   ranks
      * @param nc       the call's channel count ({@code topoGetAlgoInfo}), >= 1
      * @param runMinor the run's NCCL 2 minor release
-     * @return the channels that hold cells, 1 to nc, and the busiest channel's cells over the call's, as
-     *         {@code cells / cellsPerChannel} (the call's parallelism; at most nc)
+     * @return the channels that hold cells, 1 to nc
      */
-    public static Split split(Collective func, Protocol p, long nBytes, int nRanks, int nc, int runMinor) {
+    public static int channels(Collective func, Protocol p, long nBytes, int nRanks, int nc, int runMinor) {
         long minTraffic = minTrafficPerChannel(runMinor);
         long tpb = trafficPerByte(func, p, nRanks);
         long countBytes = func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER ? nBytes / nRanks : nBytes;
         long cellSize = roundUp16(ceilDiv(minTraffic, tpb));
         long cells = Math.max(1, ceilDiv(countBytes, cellSize));
         if (nc <= 1) {
-            return new Split(1, 1.0);
+            return 1;
         }
         long traffic = Math.max(minTraffic, countBytes * tpb);
         long perChannel = runMinor >= 29 ? roundUp16(traffic / nc) : Math.max(minTraffic, traffic / nc);
         long trafficPerCell = cellSize * tpb;
         long cellsPerChannel = Math.max(1, Math.min(cells, ceilDiv(perChannel, trafficPerCell)));
-        int used = (int) Math.min(nc, ceilDiv(cells, cellsPerChannel));
-        return new Split(used, Math.min(nc, (double) cells / cellsPerChannel));
+        return (int) Math.min(nc, ceilDiv(cells, cellsPerChannel));
     }
 
     private static long ceilDiv(long a, long b) {
@@ -82,12 +80,5 @@ public final class CollTaskCells {
 
     private static long roundUp16(long v) {
         return ceilDiv(v, 16) * 16;
-    }
-
-    /**
-     * @param channels    channels that hold cells
-     * @param parallelism the call's cells over the busiest channel's (at most channels)
-     */
-    public record Split(int channels, double parallelism) {
     }
 }

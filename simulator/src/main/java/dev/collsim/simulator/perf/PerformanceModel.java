@@ -140,9 +140,8 @@ public final class PerformanceModel {
         // the planner's cells (CollTaskCells) bind at NCCL's default threads only on LL128 (5 KiB a channel against
         // cells of 8-32 KiB; Simple's 32 KiB and LL's 4 KiB x nRanks are at least a cell); fewer threads: not modelled
         if (p == Protocol.LL128 && (a == Algorithm.RING || a == Algorithm.TREE)) {
-            CollTaskCells.Split cells = CollTaskCells.split(func, p, nBytes, plan.nRanks(), channels,
+            channels = CollTaskCells.channels(func, p, nBytes, plan.nRanks(), channels,
                     table.input().constants().runMinor());
-            channels = cells.channels();
             effChannels = Math.min(effChannels, channels);
         }
         double chainAlgBw = IntraNodeChain.applies(func, a, plan.nNodes(), plan.nRanks())

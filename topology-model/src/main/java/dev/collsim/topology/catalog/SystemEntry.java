@@ -56,17 +56,7 @@ public record SystemEntry(String name, List<String> aliases, String provider, Gp
          * on a CPU root port (a GPU and its NIC PXB apart, as on the 8-GPU boards): GPU Direct RDMA at NCCL's
          * default level (PXB), and PXN through the NIC's GPU for the other GPUs.
          */
-        HGX4_SWITCHED,
-        /**
-         * 8 SXM GPUs on the board's NVSwitch chips, with GPUs and compute NICs in pairs on the PCIe switches: each switch
-         * holds two GPUs and two NICs with no bridge between them, so a GPU is {@code PIX} to both NICs of its switch,
-         * {@code NODE} to the other switch of its socket and {@code SYS} across the sockets (two switches per socket).
-         * Read on GCP's A4 ({@code nvidia-smi topo -m} of an a4-highgpu-8g node, google/dranet
-         * {@code site/content/docs/user/gke-rdma.md}, 2025-05-27: GPU0 and GPU1 PIX to NIC0 and NIC1, NODE to NIC2 and
-         * NIC3, SYS to NIC4-7; GPUs 8f, 90, 96, 97 on NUMA 0, c4, c5, cb, cc on NUMA 1), where the DGX boards put every
-         * GPU and NIC on its own bridge ({@link #HGX}, PXB).
-         */
-        HGX_PIX;
+        HGX4_SWITCHED;
 
         /** @return true for a 4-GPU board whose GPUs are joined directly by NVLink ({@link #HGX4}, {@link #HGX4_SWITCHED}) */
         public boolean direct() {
@@ -85,10 +75,6 @@ public record SystemEntry(String name, List<String> aliases, String provider, Gp
         aliases = List.copyOf(aliases);
         if (gpus < 1 || nics < 1 || nicGbits <= 0 || nvSwitchChips < (layout.direct() ? 0 : 1)) {
             throw new IllegalArgumentException(name + ": GPUs, NICs, NIC speed and NVSwitch chips must be positive");
-        }
-        if (layout == Layout.HGX_PIX && (gpus != 8 || nics != gpus)) {
-            throw new IllegalArgumentException(name + ": a board of GPU-NIC pairs on PCIe switches has 8 GPUs and a NIC"
-                    + " per GPU");
         }
         if (layout.direct() && (gpus != 4 || nvSwitchChips != 0)) {
             throw new IllegalArgumentException(name + ": an HGX 4-GPU board has 4 GPUs and no NVSwitch");

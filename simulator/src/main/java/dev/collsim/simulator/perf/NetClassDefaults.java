@@ -110,7 +110,8 @@ import java.util.Optional;
  *       without it (NCCL's tuning tables, 2 nodes x 8 ranks, plus the launch) over the 2 crossings of a 2-node tree
  *       gives 14.7, rounded down to 14 us per hop. Line-rate share 0.94 ({@link #TCPXO_LINE_RATE_SHARE}): the median
  *       of four A3 Mega runs at 8 GiB (this run's 180.7 GB/s algbw, 0.90 of the 200 GB/s the 8x 200 Gb/s NICs carry,
- *       and three Ring AllGathers' 188.5-188.9 GB/s busbw, 0.943-0.944). Step cost: InfiniBand's 10 us ({@link #IB_STEP_US}), an assumption: no TCPXO run is
+ *       and three Ring AllGathers' 188.5-188.9 GB/s busbw, 0.943-0.944).
+ *       Step cost: InfiniBand's 10 us ({@link #IB_STEP_US}), an assumption: no TCPXO run is
  *       bound by a step of 10 us, and the 58 us read on TCPX (below) is ruled out on TCPXO: the two A3 Mega AllGathers
  *       at 64 MiB take 447.4 us (A-allgather-2x8xH100-gcp-a3mega-tcpxo-dstack.txt line 20) and 517.9 / 444.3 us
  *       (A-allgather-2x8xH100-gcp-a3mega-gke-tcpxo-cluster-toolkit.txt line 38), where 58 us gives 870 us (Ring/Simple,
@@ -270,7 +271,8 @@ public final class NetClassDefaults {
         Map<NetworkClass, NetClassProfile> m = new EnumMap<>(NetworkClass.class);
         m.put(NetworkClass.ROCE, new NetClassProfile(11, 5, ROCE_LINE_RATE_SHARE));
         m.put(NetworkClass.EFA, new NetClassProfile(IB_STEP_US, EFA_HOP_US, EFA_LINE_RATE_SHARE));
-        m.put(NetworkClass.TCPX, new NetClassProfile(TCPX_STEP_US, TCPXO_HOP_US, TCPXO_LINE_RATE_SHARE, TCP_STREAM_GBPS));
+        m.put(NetworkClass.TCPX, new NetClassProfile(TCPX_STEP_US, TCPXO_HOP_US, TCPXO_LINE_RATE_SHARE,
+                TCP_STREAM_GBPS));
         m.put(NetworkClass.TCPXO, new NetClassProfile(IB_STEP_US, TCPXO_HOP_US, TCPXO_LINE_RATE_SHARE));
         m.put(NetworkClass.SOCKET, new NetClassProfile(IB_STEP_US, 0, 1, TCP_STREAM_GBPS));
         m.put(NetworkClass.SLINGSHOT, new NetClassProfile(IB_STEP_US, 0, 1));
@@ -310,7 +312,7 @@ public final class NetClassDefaults {
                     + " other hosts); its hop latency and line-rate share are TCPXO's", d.stepUs(), d.streamGBps()));
             case TCPXO -> Optional.of(c.label() + String.format(Locale.ROOT, " runs on InfiniBand's step cost of %.0f"
                     + " us per network send (an assumption; TCPX's is ruled out by the A3 Mega AllGathers at 64 MiB);"
-                    + " its hop latency and line-rate share come from one public TCPXO run", d.stepUs()));
+                    + " its hop latency comes from one public TCPXO run, its line-rate share from four", d.stepUs()));
             case SLINGSHOT -> Optional.of(c.label() + " runs on InfiniBand's step cost of " + String.format(Locale.ROOT,
                     "%.0f us per network send", d.stepUs()) + ": an assumption; its 1-4 MiB calls ran up to 3.2x slower"
                     + " than modelled on the public GH200 Slingshot runs (cause not found: docs/accuracy.md)");

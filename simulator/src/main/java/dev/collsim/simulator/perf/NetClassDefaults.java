@@ -98,8 +98,8 @@ import java.util.Optional;
  *       GPU into one device of several rails ({@code src/nccl_ofi_topo.c}), 8 of 400 Gb/s per p5 node, as collsim's
  *       catalog builds it ({@code topology.catalog.OfiRailGroups}): the same 400 GB/s per node. Its sends above 8 KiB
  *       wait for the receiver's control message: {@link OfiRdmaCtrlWait}.</li>
- *   <li><b>TCPXO</b> (10 us, 14 us, 0.9), GCP's GPUDirect-TCPXO plugin (FasTrak; A3 Mega, 8x 200 Gb/s per node).
- *       Hop latency and line-rate share from the one public run with small sizes, 2x8 H100 A3 Mega
+ *   <li><b>TCPXO</b> (10 us, 14 us, 0.94), GCP's GPUDirect-TCPXO plugin (FasTrak; A3 Mega, 8x 200 Gb/s per node).
+ *       Hop latency from the one public run with small sizes, 2x8 H100 A3 Mega
  *       (A-allreduce-2x8xH100-gcp-a3mega-tcpxo.txt), under the settings it ran with: its VM image installs GCP's TCPXO
  *       NCCL plugin installer v1.0.4 and sources that installer's {@code nccl-env-profile.sh}
  *       (lessizzmore/create-a3mega-ztan-fork, {@code startup_script_ubuntu.sh} line 234, README line 199), whose
@@ -108,8 +108,10 @@ import java.util.Optional;
  *       NCCL_NVLS_ENABLE=0 and a tuner plugin; the file's header lists them, so NCCL's choice is Tree/Simple at every
  *       size. Hop latency: its floor (the median at 8-256 B, lines 35-40) 123.35 us against 93.9 us for Tree/Simple
  *       without it (NCCL's tuning tables, 2 nodes x 8 ranks, plus the launch) over the 2 crossings of a 2-node tree
- *       gives 14.7, rounded down to 14 us per hop. 180.7 GB/s algbw at 8 GiB against the 200 GB/s the 8x 200 Gb/s
- *       NICs carry gives 0.9. Step cost: InfiniBand's 10 us ({@link #IB_STEP_US}), an assumption: no TCPXO run is
+ *       gives 14.7, rounded down to 14 us per hop. Line-rate share 0.94 ({@link #TCPXO_LINE_RATE_SHARE}): the median
+ *       of four A3 Mega runs at 8 GiB (this run's 180.7 GB/s algbw, 0.90 of the 200 GB/s the 8x 200 Gb/s NICs carry,
+ *       and three Ring AllGathers' 188.5-188.9 GB/s busbw, 0.943-0.944).
+ *       Step cost: InfiniBand's 10 us ({@link #IB_STEP_US}), an assumption: no TCPXO run is
  *       bound by a step of 10 us, and the 58 us read on TCPX (below) is ruled out on TCPXO: the two A3 Mega AllGathers
  *       at 64 MiB take 447.4 us (A-allgather-2x8xH100-gcp-a3mega-tcpxo-dstack.txt line 20) and 517.9 / 444.3 us
  *       (A-allgather-2x8xH100-gcp-a3mega-gke-tcpxo-cluster-toolkit.txt line 38), where 58 us gives 870 us (Ring/Simple,
@@ -123,7 +125,7 @@ import java.util.Optional;
  *       modelled: the tuner's configuration ({@code a3plus_tuner_config.textproto}, not public). Later profiles
  *       (May 2025: NCCL_PROTO=Simple,LL128; Aug 2025 on: NVLSTree) change the choices; a run that does not say
  *       which it sourced runs on NCCL's defaults. The figures are the class's first to calibrate.</li>
- *   <li><b>TCPX</b> (58 us, 14 us, 0.9, 2.225 GB/s per TCP stream), GCP's GPUDirect-TCPX plugin (A3 High, 4x 200
+ *   <li><b>TCPX</b> (58 us, 14 us, 0.94, 2.225 GB/s per TCP stream), GCP's GPUDirect-TCPX plugin (A3 High, 4x 200
  *       Gb/s per node; google/nccl-plugin-gpudirecttcpx v3.1.9, commit 4b8ea7f2). Step cost 58 us, read on the two
  *       public TCPX runs that forced Ring/Simple, 43-77 us per ring step: the 2x8 H100 A3 High AllGather
  *       (A-allgather-2x8xH100-gcp-a3high-tcpx-dstack.txt) takes 784.9-1161.6 us at 8-32 MiB (lines 17-19), 52-77 us
@@ -229,6 +231,22 @@ public final class NetClassDefaults {
     static final double TCPXO_HOP_US = 14;
 
     /**
+     * GPUDirect-TCPXO's line-rate share ({@link NetClassProfile#bwFraction}): the median of the share of the 8 x 200
+     * Gb/s = 200 GB/s per node that the four public A3 Mega runs reach at 8 GiB (their largest size), measured over
+     * the call's NIC bound: the AllReduce's Tree/Simple 180.71 GB/s algbw (47535 us,
+     * A-allreduce-2x8xH100-gcp-a3mega-tcpxo.txt line 63; a 2-node tree moves the whole buffer once each way per node)
+     * = 0.904, and the three Ring AllGathers' busbw (the bytes each node sends) 188.73
+     * (A-allgather-2x8xH100-gcp-a3mega-gke-tcpxo-cluster-toolkit.txt line 45), 188.88
+     * (A-allgather-2x8xH100-gcp-a3mega-slurm-tcpxo-cluster-toolkit-notes.txt line 25) and 188.54 GB/s
+     * (A-allgather-2x8xH100-gcp-a3mega-tcpxo-dstack.txt line 27) = 0.944, 0.944, 0.943: median 0.943, rounded to
+     * 0.94; leaving one run out 0.943 or 0.944. The AllReduce ran GCP's installer v1.0.4 (2024) and the AllGathers
+     * the 2025 profiles (NCCL_FASTRAK_NUM_FLOWS=2, google/nccl-plugin-gpudirect-tcpxo
+     * {@code tcpxo_scripts/nccl-env-profile.sh} v1.0.12-v1.0.17); one class figure for both (the plugin release is
+     * not an input). Was 0.9, read on the AllReduce alone.
+     */
+    static final double TCPXO_LINE_RATE_SHARE = 0.94;
+
+    /**
      * GPUDirect-TCPX's network step, microseconds: read on the two public GPUDirect-TCPX runs that forced
      * Ring/Simple, 43-57 and 52-77 us per ring step (the list above). Not TCPXO's (the list above, TCPXO).
      */
@@ -253,8 +271,9 @@ public final class NetClassDefaults {
         Map<NetworkClass, NetClassProfile> m = new EnumMap<>(NetworkClass.class);
         m.put(NetworkClass.ROCE, new NetClassProfile(11, 5, ROCE_LINE_RATE_SHARE));
         m.put(NetworkClass.EFA, new NetClassProfile(IB_STEP_US, EFA_HOP_US, EFA_LINE_RATE_SHARE));
-        m.put(NetworkClass.TCPX, new NetClassProfile(TCPX_STEP_US, TCPXO_HOP_US, 0.9, TCP_STREAM_GBPS));
-        m.put(NetworkClass.TCPXO, new NetClassProfile(IB_STEP_US, TCPXO_HOP_US, 0.9));
+        m.put(NetworkClass.TCPX, new NetClassProfile(TCPX_STEP_US, TCPXO_HOP_US, TCPXO_LINE_RATE_SHARE,
+                TCP_STREAM_GBPS));
+        m.put(NetworkClass.TCPXO, new NetClassProfile(IB_STEP_US, TCPXO_HOP_US, TCPXO_LINE_RATE_SHARE));
         m.put(NetworkClass.SOCKET, new NetClassProfile(IB_STEP_US, 0, 1, TCP_STREAM_GBPS));
         m.put(NetworkClass.SLINGSHOT, new NetClassProfile(IB_STEP_US, 0, 1));
         PROFILES = Collections.unmodifiableMap(m);
@@ -293,7 +312,7 @@ public final class NetClassDefaults {
                     + " other hosts); its hop latency and line-rate share are TCPXO's", d.stepUs(), d.streamGBps()));
             case TCPXO -> Optional.of(c.label() + String.format(Locale.ROOT, " runs on InfiniBand's step cost of %.0f"
                     + " us per network send (an assumption; TCPX's is ruled out by the A3 Mega AllGathers at 64 MiB);"
-                    + " its hop latency and line-rate share come from one public TCPXO run", d.stepUs()));
+                    + " its hop latency comes from one public TCPXO run, its line-rate share from four", d.stepUs()));
             case SLINGSHOT -> Optional.of(c.label() + " runs on InfiniBand's step cost of " + String.format(Locale.ROOT,
                     "%.0f us per network send", d.stepUs()) + ": an assumption; its 1-4 MiB calls ran up to 3.2x slower"
                     + " than modelled on the public GH200 Slingshot runs (cause not found: docs/accuracy.md)");
